@@ -1,0 +1,52 @@
+import type { InvokeError } from '../errors/invoke-error'
+import type { ChatRequest, ChatResponse, FinishClass, ToolSet } from '../types'
+
+/** What an adapter's `match` sees: the client's model and base URL. */
+export interface MatchContext {
+  /** The model name as the user typed it, e.g. `Qwen/Qwen3-Max`. */
+  model: string
+  /** {@link normalizeModelName} of `model`, e.g. `qwen3-max`. */
+  modelId: string
+  baseURL: string
+  /** Lower-case host of `baseURL`, e.g. `openrouter.ai`. */
+  host: string
+}
+
+/** What an adapter's hooks see on each step. */
+export interface AdapterContext extends MatchContext {
+  /** Names of every adapter that matched this client, in patch order. */
+  adapters: readonly string[]
+  /** The temperature the user configured, if any (adapters must not override a user's choice). */
+  temperature?: number
+  /** The tool the request names in `tool_choice`, if any. */
+  toolChoiceName?: string
+  /** The tools of this step. */
+  tools: ToolSet
+  /** True for `client.stream()`. */
+  stream: boolean
+}
+
+/** What an adapter's `classifyError` sees besides the classified error. */
+export interface ErrorContext extends AdapterContext {
+  status: number
+  /** The parsed error body (or `undefined` when it was not JSON). */
+  body: unknown
+  bodyText: string
+}
+
+/**
+ * Patches requests to one model family or provider and fixes its responses.
+ * Hooks may mutate and return nothing, or return a new object. They must never mutate `body.tools`
+ * entries in place (those are cached and frozen): copy what you change.
+ */
+export interface Adapter {
+  name: string
+  /** `model` adapters match the model name, `provider` adapters the base URL host. Default `model`. */
+  kind?: 'model' | 'provider'
+  match: { models?: ReadonlyArray<string | RegExp>; hosts?: ReadonlyArray<string | RegExp> } | ((context: MatchContext) => boolean)
+  patchRequest?(body: ChatRequest, context: AdapterContext): ChatRequest | void
+  fixResponse?(response: ChatResponse, context: AdapterContext): ChatResponse | void
+  classifyFinish?(reason: string | null | undefined, context: AdapterContext): FinishClass | undefined
+  /** Reclassify an HTTP or body error in this family's wording; return `undefined` to keep it. */
+  classifyError?(error: InvokeError, context: ErrorContext): InvokeError | undefined
+}

@@ -1,0 +1,76 @@
+import { InvokeError } from '../errors/invoke-error'
+import { assertTool } from '../tool/define-tool'
+import { toToolJsonSchema } from '../tool/schema'
+import type { ChatMessage, ChatRequest, ChatToolDefinition, ToolSet } from '../types'
+
+// Keyed by the Tool object, then by the name it is sent under: converted once, never per call.
+const definitions = new WeakMap<object, Map<string, ChatToolDefinition>>()
+
+/** The frozen OpenAI `tools` entry for one tool, built once per (tool, name). */
+export function toolDefinition(name: string, tool: ToolSet[string]): ChatToolDefinition {
+  let byName = definitions.get(tool)
+  const cached = byName?.get(name)
+  if (cached) return cached
+  assertTool(tool, name)
+  const definition: ChatToolDefinition = deepFreeze({
+    type: 'function',
+    function: {
+      name,
+      ...(tool.description ? { description: tool.description } : {}),
+      parameters: toToolJsonSchema(tool.inputSchema),
+    },
+  })
+  if (!byName) definitions.set(tool, (byName = new Map()))
+  byName.set(name, definition)
+  return definition
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const child of Object.values(value)) deepFreeze(child)
+  }
+  return value
+}
+
+export interface BuildRequestInput {
+  model: string
+  messages: ChatMessage[]
+  tools: ToolSet
+  toolChoiceName?: string
+  disableNamedToolChoice?: boolean
+  temperature?: number
+  maxTokens?: number
+  stream?: boolean
+}
+
+/** Checks the caller's arguments to `invoke`/`stream`; a mistake is a `config_error`. */
+export function assertInvokeInput(messages: unknown, tools: unknown, toolChoiceName: unknown): void {
+  if (!Array.isArray(messages) || messages.length === 0) {
+    throw new InvokeError('config_error', 'invoke: "messages" must be a non-empty array of chat messages, e.g. [{ role: "user", content: "…" }].')
+  }
+  if (typeof tools !== 'object' || tools === null || Array.isArray(tools) || Object.keys(tools).length === 0) {
+    throw new InvokeError('config_error', 'invoke: "tools" must be an object of at least one tool, e.g. { AgentOutput }.')
+  }
+  if (toolChoiceName !== undefined && (typeof toolChoiceName !== 'string' || !Object.prototype.hasOwnProperty.call(tools, toolChoiceName))) {
+    throw new InvokeError('config_error', `invoke: toolChoiceName "${String(toolChoiceName)}" is not one of the tools (${Object.keys(tools).join(', ')}).`)
+  }
+}
+
+/** The OpenAI chat-completions body of one step, before adapters patch it. */
+export function buildRequest(input: BuildRequestInput): ChatRequest {
+  const body: ChatRequest = {
+    model: input.model,
+    messages: input.messages,
+    tools: Object.keys(input.tools).map((name) => toolDefinition(name, input.tools[name]!)),
+    tool_choice:
+      input.toolChoiceName && !input.disableNamedToolChoice
+        ? { type: 'function', function: { name: input.toolChoiceName } }
+        : 'required',
+    parallel_tool_calls: false,
+  }
+  if (input.temperature !== undefined) body.temperature = input.temperature
+  if (input.maxTokens !== undefined) body.max_tokens = input.maxTokens
+  if (input.stream) body.stream = true
+  return body
+}

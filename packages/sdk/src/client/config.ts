@@ -1,0 +1,99 @@
+import type { Adapter } from '../adapters/types'
+import type { AdapterRegistry } from '../adapters/registry'
+import { InvokeError } from '../errors/invoke-error'
+import type { RetryOptions } from '../retry/with-retry'
+import type { ChatRequest } from '../types'
+
+/** Where the SDK reports things worth a developer's attention. Silent by default. */
+export interface Logger {
+  warn(message: string): void
+  debug?(message: string): void
+}
+
+/** Options of {@link createClient}. */
+export interface ClientConfig {
+  /** The OpenAI-compatible base URL, e.g. `https://api.openai.com/v1` (`/chat/completions` is appended). */
+  baseURL: string
+  /** The model name as the provider spells it, e.g. `qwen3-max`. */
+  model: string
+  /** Sent as `Authorization: Bearer …` when set; never logged and redacted from errors. */
+  apiKey?: string
+  /** Retries after the first attempt. Default 2. Ignored when `retry` is set. */
+  maxRetries?: number
+  /** A retry count, or full backoff options. */
+  retry?: number | RetryOptions
+  /** Abort one HTTP attempt after this long (a retryable `timeout`). Default: no timeout. */
+  timeoutMs?: number
+  /** Extra adapters for this client; they match before registered and built-in ones. */
+  adapters?: Adapter[]
+  /** The registry to resolve adapters from. Default: the shared default registry. */
+  registry?: AdapterRegistry
+  /** The last word on the request body: mutate it, or return a new one. A throw is a `config_error`. */
+  transformRequestBody?: (body: ChatRequest) => ChatRequest | void
+  /** Send `tool_choice: 'required'` instead of naming the tool (for servers that reject named choices). */
+  disableNamedToolChoice?: boolean
+  /** The fetch to use. Default: `globalThis.fetch`, bound. */
+  customFetch?: typeof fetch
+  /** Extra HTTP headers. */
+  headers?: Record<string, string>
+  /** `max_tokens` of each request. */
+  maxTokens?: number
+  /**
+   * @deprecated Models are tuned by their adapters; a set temperature is still sent, with a one-time warning.
+   */
+  temperature?: number
+  /** Receives warnings (e.g. deprecations). Default: silent. */
+  logger?: Logger
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+function fail(field: string, message: string): never {
+  throw new InvokeError('config_error', `createClient: "${field}" ${message}`)
+}
+
+/** Validates a client config and throws a `config_error` that names the field and the fix. */
+export function validateConfig(config: unknown): asserts config is ClientConfig {
+  if (!isPlainObject(config)) fail('config', 'must be an object such as { baseURL, model, apiKey }.')
+  const c = config
+  if (typeof c.baseURL !== 'string' || c.baseURL.trim() === '') fail('baseURL', 'is required: the OpenAI-compatible endpoint, e.g. "https://api.openai.com/v1".')
+  let url: URL
+  try {
+    url = new URL(c.baseURL)
+  } catch {
+    fail('baseURL', `is not a valid URL ("${c.baseURL}"). Use an absolute URL such as "https://api.openai.com/v1".`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') fail('baseURL', `must use http or https (got "${url.protocol}").`)
+  if (typeof c.model !== 'string' || c.model.trim() === '') fail('model', 'is required: the model name as your provider spells it, e.g. "gpt-4.1-mini".')
+  if (c.apiKey !== undefined && typeof c.apiKey !== 'string') fail('apiKey', 'must be a string.')
+  const count = (field: string, value: unknown) => {
+    if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 0)) fail(field, `must be a whole number ≥ 0 (got ${JSON.stringify(value)}).`)
+  }
+  count('maxRetries', c.maxRetries)
+  if (c.retry !== undefined) {
+    if (typeof c.retry === 'number') count('retry', c.retry)
+    else if (!isPlainObject(c.retry)) fail('retry', 'must be a number or { limit, baseDelayMs, factor, maxDelayMs, jitter, maxRetryAfterMs }.')
+    else {
+      count('retry.limit', c.retry.limit)
+      for (const key of ['baseDelayMs', 'maxDelayMs', 'maxRetryAfterMs'] as const) {
+        const value = c.retry[key]
+        if (value !== undefined && !(typeof value === 'number' && value >= 0 && Number.isFinite(value))) fail(`retry.${key}`, `must be a number of milliseconds ≥ 0 (got ${JSON.stringify(value)}).`)
+      }
+      const factor = c.retry.factor
+      if (factor !== undefined && !(typeof factor === 'number' && factor >= 1 && Number.isFinite(factor))) fail('retry.factor', `must be a number ≥ 1 (got ${JSON.stringify(factor)}).`)
+      if (c.retry.jitter !== undefined && typeof c.retry.jitter !== 'boolean') fail('retry.jitter', 'must be true or false.')
+    }
+  }
+  if (c.timeoutMs !== undefined && !(typeof c.timeoutMs === 'number' && c.timeoutMs > 0 && Number.isFinite(c.timeoutMs))) fail('timeoutMs', `must be a positive number of milliseconds (got ${JSON.stringify(c.timeoutMs)}).`)
+  if (c.maxTokens !== undefined && !(Number.isInteger(c.maxTokens) && (c.maxTokens as number) > 0)) fail('maxTokens', `must be a whole number > 0 (got ${JSON.stringify(c.maxTokens)}).`)
+  if (c.temperature !== undefined && !(typeof c.temperature === 'number' && c.temperature >= 0 && c.temperature <= 2)) fail('temperature', `must be a number from 0 to 2 (got ${JSON.stringify(c.temperature)}).`)
+  if (c.adapters !== undefined && !Array.isArray(c.adapters)) fail('adapters', 'must be an array of adapters, e.g. [qwenAdapter()].')
+  if (c.registry !== undefined && !(isPlainObject(c.registry) && typeof c.registry.list === 'function')) fail('registry', 'must be made by createAdapterRegistry().')
+  for (const key of ['transformRequestBody', 'customFetch'] as const) {
+    if (c[key] !== undefined && typeof c[key] !== 'function') fail(key, 'must be a function.')
+  }
+  if (c.customFetch === undefined && typeof globalThis.fetch !== 'function') fail('customFetch', 'is required: this runtime has no global fetch.')
+  if (c.headers !== undefined && !(isPlainObject(c.headers) && Object.values(c.headers).every((v) => typeof v === 'string'))) fail('headers', 'must be an object of string values.')
+  if (c.disableNamedToolChoice !== undefined && typeof c.disableNamedToolChoice !== 'boolean') fail('disableNamedToolChoice', 'must be true or false.')
+  if (c.logger !== undefined && !(isPlainObject(c.logger) && typeof c.logger.warn === 'function')) fail('logger', 'must be an object with a warn(message) method, e.g. console.')
+}

@@ -1,0 +1,76 @@
+import mitt, { type Emitter } from 'mitt'
+import { defaultRegistry, resolveAdapters } from '../adapters/registry'
+import { normalizeModelName } from '../adapters/normalize-model-name'
+import { isInvokeError } from '../errors/invoke-error'
+import { resolveRetryOptions, withRetry } from '../retry/with-retry'
+import type { ChatMessage, ClientEvents, InvokeResult, ToolSet } from '../types'
+import { validateConfig, type ClientConfig } from './config'
+import { invokeAttempt, prepareStep, type ClientState, type InvokeOptions } from './invoke'
+
+/** A configured connection to one model. */
+export interface Client {
+  /** Sends one step and resolves with exactly one validated, executed tool call. */
+  invoke(messages: ChatMessage[], tools: ToolSet, options?: InvokeOptions): Promise<InvokeResult>
+  /** Typed events: `request`, `response`, `retry`, `fix`, `error`, `action`. */
+  readonly events: Emitter<ClientEvents>
+  /** Names of the adapters that handle this client, in patch order (the default `openai` last). */
+  readonly adapters: readonly string[]
+  /** The model name as configured. */
+  readonly model: string
+}
+
+const warnedTemperature = new WeakSet<object>()
+
+/**
+ * Creates a client for one OpenAI-compatible endpoint and model. Throws `InvokeError('config_error')`
+ * naming the field to fix.
+ *
+ * @example
+ * ```ts
+ * const client = createClient({ baseURL: 'https://api.openai.com/v1', model: 'gpt-4.1-mini', apiKey })
+ * const { toolCall, toolResult } = await client.invoke(messages, { AgentOutput }, { toolChoiceName: 'AgentOutput' })
+ * ```
+ */
+export function createClient(config: ClientConfig): Client {
+  validateConfig(config)
+  const baseURL = config.baseURL.trim().replace(/\/+$/, '')
+  const url = /\/chat\/completions$/.test(baseURL) ? baseURL : `${baseURL}/chat/completions`
+  const host = new URL(baseURL).host.toLowerCase()
+  const match = { model: config.model, modelId: normalizeModelName(config.model), baseURL, host }
+  const chain = resolveAdapters(config.registry ?? defaultRegistry, config.adapters ?? [], match)
+  const events = mitt<ClientEvents>()
+  if (config.temperature !== undefined && config.logger && !warnedTemperature.has(config.logger)) {
+    warnedTemperature.add(config.logger)
+    config.logger.warn('[wildcall] "temperature" is deprecated: adapters tune each model family. It is still sent as configured.')
+  }
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', ...config.headers }
+  if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`
+  const customFetch = config.customFetch ?? globalThis.fetch.bind(globalThis)
+  const state: ClientState = {
+    config,
+    fetch: customFetch,
+    url,
+    headers,
+    retry: resolveRetryOptions(config.retry, config.maxRetries),
+    match,
+    chain,
+    events,
+  }
+  return {
+    events,
+    adapters: chain.map((adapter) => adapter.name),
+    model: config.model,
+    async invoke(messages, tools, options = {}) {
+      try {
+        const step = prepareStep(state, messages, tools, options, false)
+        return await withRetry((attempt) => invokeAttempt(step, attempt), state.retry, {
+          ...(options.signal ? { signal: options.signal } : {}),
+          onRetry: (info) => events.emit('retry', info),
+        })
+      } catch (error) {
+        if (isInvokeError(error)) events.emit('error', { error })
+        throw error
+      }
+    },
+  }
+}

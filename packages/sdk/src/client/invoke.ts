@@ -1,0 +1,339 @@
+import type { Emitter } from 'mitt'
+import type { Adapter, AdapterContext, MatchContext } from '../adapters/types'
+import { classifyFinish } from '../errors/classify-finish'
+import { classifyHttpError } from '../errors/classify-http'
+import { InvokeError, isAbortError, isInvokeError } from '../errors/invoke-error'
+import { repairToolCall } from '../repair/repair-tool-call'
+import { abortReason, type ResolvedRetryOptions } from '../retry/with-retry'
+import type { ChatMessage, ChatRequest, ChatResponse, ClientEvents, FinishClass, InvokeResult, ToolSet, Usage } from '../types'
+import { assertInvokeInput, buildRequest } from './build-request'
+import type { ClientConfig } from './config'
+
+/** Options of one `invoke` / `stream` call. */
+export interface InvokeOptions {
+  /** Name the tool in `tool_choice` (unless the client disables named choices). */
+  toolChoiceName?: string
+  /** Aborts the step: the request, a backoff sleep, and the tool's execution. */
+  signal?: AbortSignal
+  /** `max_tokens` for this step (overrides the client's). */
+  maxTokens?: number
+}
+
+/** What a client holds for every step (built once in `createClient`). */
+export interface ClientState {
+  config: ClientConfig
+  fetch: typeof fetch
+  url: string
+  headers: Record<string, string>
+  retry: ResolvedRetryOptions
+  match: MatchContext
+  /** Patch order: model adapters, provider adapters, default adapter. */
+  chain: Adapter[]
+  events: Emitter<ClientEvents>
+}
+
+/** Everything one step needs after its request is built. */
+export interface StepState {
+  client: ClientState
+  context: AdapterContext
+  tools: ToolSet
+  body: ChatRequest
+  /** The serialised body (what is sent). */
+  payload: string
+  /** The body as reported back to the caller: the API key, if echoed anywhere, redacted. */
+  rawRequest: ChatRequest
+  fixes: string[]
+  signal?: AbortSignal
+}
+
+const REDACTED = '[REDACTED]'
+
+/** Replaces every occurrence of the API key in `text`. */
+export function redact(text: string, apiKey: string | undefined): string {
+  return apiKey && text.includes(apiKey) ? text.split(apiKey).join(REDACTED) : text
+}
+
+/** Runs an adapter hook; anything it throws becomes a `config_error` naming the adapter and hook. */
+export function runHook<T>(adapter: Adapter, hook: string, run: () => T): T {
+  try {
+    return run()
+  } catch (cause) {
+    if (isInvokeError(cause)) throw cause
+    const detail = cause instanceof Error ? cause.message : String(cause)
+    throw new InvokeError('config_error', `[${adapter.name}] adapter hook ${hook} threw: ${detail}. Fix or remove the adapter.`, { cause, retryable: false })
+  }
+}
+
+/** Builds and patches the request of one step; throws `config_error` for bad input or a failing hook. */
+export function prepareStep(client: ClientState, messages: ChatMessage[], tools: ToolSet, options: InvokeOptions, stream: boolean): StepState {
+  assertInvokeInput(messages, tools, options.toolChoiceName)
+  const { config } = client
+  const fixes: string[] = []
+  const context: AdapterContext = {
+    ...client.match,
+    adapters: client.chain.map((adapter) => adapter.name),
+    tools,
+    stream,
+    ...(config.temperature === undefined ? {} : { temperature: config.temperature }),
+    ...(options.toolChoiceName === undefined ? {} : { toolChoiceName: options.toolChoiceName }),
+  }
+  let body = buildRequest({
+    model: config.model,
+    messages,
+    tools,
+    toolChoiceName: options.toolChoiceName,
+    disableNamedToolChoice: config.disableNamedToolChoice,
+    temperature: config.temperature,
+    maxTokens: options.maxTokens ?? config.maxTokens,
+    stream,
+  })
+  for (const adapter of client.chain) {
+    const patch = adapter.patchRequest
+    if (patch) body = runHook(adapter, 'patchRequest', () => patch.call(adapter, body, context)) ?? body
+  }
+  const transform = config.transformRequestBody
+  if (transform) {
+    try {
+      body = transform(body) ?? body
+    } catch (cause) {
+      throw new InvokeError('config_error', `transformRequestBody threw: ${cause instanceof Error ? cause.message : String(cause)}`, { cause, retryable: false })
+    }
+  }
+  let payload: string
+  try {
+    payload = JSON.stringify(body)
+  } catch (cause) {
+    throw new InvokeError('config_error', 'The request body cannot be serialised to JSON (a circular structure or a BigInt in messages or a hook\'s output).', { cause })
+  }
+  const apiKey = config.apiKey
+  const rawRequest = apiKey && payload.includes(apiKey) ? (JSON.parse(redact(payload, apiKey)) as ChatRequest) : body
+  return { client, context, tools, body, payload, rawRequest, fixes, ...(options.signal ? { signal: options.signal } : {}) }
+}
+
+/**
+ * Sends the request of one attempt. Resolves with an ok `Response` (body unread); throws the
+ * classified `InvokeError` for a failed status, a network failure or a timeout, and the caller's
+ * abort reason on abort. `release` clears the attempt's timer: call it when done with the body.
+ */
+export async function sendRequest(step: StepState, attempt: number): Promise<{ response: Response; release: () => void; startedAt: number }> {
+  const { client, signal } = step
+  if (signal?.aborted) throw abortReason(signal)
+  const controller = new AbortController()
+  let timedOut = false
+  const onAbort = () => controller.abort(signal?.reason)
+  signal?.addEventListener('abort', onAbort, { once: true })
+  const timeoutMs = client.config.timeoutMs
+  const timer = timeoutMs
+    ? setTimeout(() => {
+        timedOut = true
+        controller.abort()
+      }, timeoutMs)
+    : undefined
+  const release = () => {
+    if (timer) clearTimeout(timer)
+    signal?.removeEventListener('abort', onAbort)
+  }
+  client.events.emit('request', { attempt, url: client.url, body: step.rawRequest })
+  const startedAt = Date.now()
+  let response: Response
+  try {
+    response = await client.fetch(client.url, { method: 'POST', headers: client.headers, body: step.payload, signal: controller.signal })
+  } catch (cause) {
+    release()
+    throw transportError(step, cause, timedOut)
+  }
+  client.events.emit('response', { attempt, status: response.status, durationMs: Date.now() - startedAt })
+  if (!response.ok) {
+    try {
+      const text = await readText(step, response, () => timedOut)
+      throw classifyError(step, response.status, response.headers, text)
+    } finally {
+      release()
+    }
+  }
+  const wrapped = { response, release, startedAt }
+  if (timer) {
+    // Surface a timeout that fires while the body is read as `timeout`, not as an abort.
+    Object.defineProperty(wrapped, 'timedOut', { get: () => timedOut })
+  }
+  return wrapped
+}
+
+function transportError(step: StepState, cause: unknown, timedOut: boolean): unknown {
+  const { signal, client } = step
+  if (signal?.aborted) return abortReason(signal)
+  if (timedOut) return new InvokeError('timeout', `No response within timeoutMs (${client.config.timeoutMs} ms). Raise timeoutMs or try again.`, { cause })
+  if (isAbortError(cause)) return cause
+  const detail = redact(cause instanceof Error ? `${cause.message}${describeCause(cause)}` : String(cause), client.config.apiKey)
+  return new InvokeError('network_error', `Could not reach ${client.url}: ${detail}. Check the base URL and your connection.`, { cause })
+}
+
+function describeCause(error: Error): string {
+  const inner = (error as { cause?: { code?: unknown; message?: unknown } }).cause
+  if (!inner) return ''
+  const code = typeof inner.code === 'string' ? inner.code : typeof inner.message === 'string' ? inner.message : ''
+  return code ? ` (${code})` : ''
+}
+
+/** Reads a body as redacted text; a failure mid-body is a `network_error` (or timeout/abort). */
+export async function readText(step: StepState, response: Response, timedOut: () => boolean): Promise<string> {
+  try {
+    return redact(await response.text(), step.client.config.apiKey)
+  } catch (cause) {
+    throw transportError(step, cause, timedOut())
+  }
+}
+
+function tryParseJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/** Classifies a failed status (or a 2xx `{ error }` body), then lets adapters reword it. */
+export function classifyError(step: StepState, status: number, headers: Headers, text: string, parsed: unknown = tryParseJson(text)): InvokeError {
+  let error = classifyHttpError(status, headers, text, parsed)
+  const context = { ...step.context, status, body: parsed, bodyText: text }
+  for (const adapter of responseOrder(step.client.chain)) {
+    const hook = adapter.classifyError
+    if (!hook) continue
+    const replaced = runHook(adapter, 'classifyError', () => hook.call(adapter, error, context))
+    if (replaced) {
+      error = replaced
+      break
+    }
+  }
+  return error
+}
+
+/** Adapters in response order: providers, then models, then the default. */
+export function responseOrder(chain: Adapter[]): Adapter[] {
+  const last = chain[chain.length - 1]
+  const rest = chain.slice(0, -1)
+  return [...rest.filter((a) => a.kind === 'provider'), ...rest.filter((a) => a.kind !== 'provider'), ...(last ? [last] : [])]
+}
+
+/** Parses an ok body: not JSON is `invalid_response`; `{ error }` is the classified error. */
+export function parseResponseBody(step: StepState, status: number, headers: Headers, text: string): ChatResponse {
+  const parsed = tryParseJson(text)
+  if (parsed === undefined) {
+    const looksHtml = /^\s*</.test(text)
+    throw new InvokeError('invalid_response', `The server answered HTTP ${status} with ${looksHtml ? 'an HTML page' : 'a body that is not JSON'} (${text.slice(0, 120).replace(/\s+/g, ' ')}…). Check that baseURL points at an OpenAI-compatible API.`, { status, rawResponse: text })
+  }
+  const errorLike = Array.isArray(parsed) ? parsed[0] : parsed
+  if (typeof errorLike === 'object' && errorLike !== null && 'error' in errorLike && (errorLike as { error: unknown }).error && !('choices' in errorLike)) {
+    throw classifyError(step, status >= 400 ? status : status, headers, text, parsed)
+  }
+  return parsed as ChatResponse
+}
+
+/** Normalises the usage block of any provider. */
+export function normalizeUsage(usage: unknown): Usage {
+  const u = (typeof usage === 'object' && usage !== null ? usage : {}) as Record<string, any>
+  const num = (...values: unknown[]) => {
+    for (const value of values) if (typeof value === 'number' && Number.isFinite(value)) return value
+    return 0
+  }
+  const promptTokens = num(u.prompt_tokens, u.input_tokens, u.promptTokens)
+  const completionTokens = num(u.completion_tokens, u.output_tokens, u.completionTokens)
+  return {
+    promptTokens,
+    completionTokens,
+    totalTokens: num(u.total_tokens, u.totalTokens, promptTokens + completionTokens),
+    cachedTokens: num(u.prompt_tokens_details?.cached_tokens, u.prompt_cache_hit_tokens, u.input_tokens_details?.cached_tokens, u.cache_read_input_tokens),
+    reasoningTokens: num(u.completion_tokens_details?.reasoning_tokens, u.output_tokens_details?.reasoning_tokens, u.reasoning_tokens),
+  }
+}
+
+const FINISH_ERRORS: Record<Exclude<FinishClass, 'ok'>, (reason: string) => [InvokeError['type'], string]> = {
+  truncated: (r) => ['output_truncated', `The model ran out of output tokens (finish_reason "${r}"); the cut call was not executed. Raise maxTokens or shorten the task.`],
+  filtered: (r) => ['content_filter', `The provider's safety filter stopped the answer (finish_reason "${r}"). Rephrase the request.`],
+  malformed: (r) => ['invalid_schema', `The provider reports a malformed function call (finish_reason "${r}"). Retrying usually helps.`],
+  server_error: (r) => ['server_error', `The provider failed while generating (finish_reason "${r}"). Retrying usually helps.`],
+  unknown: (r) => ['invalid_schema', `Unknown finish_reason "${r}": the answer cannot be trusted.`],
+}
+
+/**
+ * Everything after the HTTP response: shape check, finish classification, adapters' fixResponse,
+ * repair, validation, execution.
+ */
+export async function completeStep(step: StepState, parsed: ChatResponse, attempt: number): Promise<InvokeResult> {
+  const { client, context, fixes } = step
+  let response = parsed
+  if (typeof response !== 'object' || response === null || !Array.isArray(response.choices)) {
+    throw new InvokeError('invalid_schema', 'The response has no "choices" array: the server does not speak the OpenAI chat-completions format.', { rawResponse: parsed })
+  }
+  if (response.choices.length === 0 || typeof response.choices[0] !== 'object' || response.choices[0] === null) {
+    throw new InvokeError('no_tool_call', 'The response has an empty "choices" array: the model returned nothing.', { rawResponse: parsed })
+  }
+  const reason = response.choices[0].finish_reason
+  let finish: FinishClass | undefined
+  for (const adapter of client.chain) {
+    const hook = adapter.classifyFinish
+    if (hook) finish = runHook(adapter, 'classifyFinish', () => hook.call(adapter, reason, context))
+    if (finish) break
+  }
+  finish ??= classifyFinish(reason)
+  const limit = step.body.max_tokens ?? step.body.max_completion_tokens
+  const completion = response.usage?.completion_tokens
+  if (finish === 'ok' && typeof limit === 'number' && typeof completion === 'number' && completion >= limit) finish = 'truncated'
+  if (finish !== 'ok') {
+    const [type, message] = FINISH_ERRORS[finish](String(reason))
+    throw new InvokeError(type, message, { rawResponse: parsed })
+  }
+  for (const adapter of responseOrder(client.chain)) {
+    const hook = adapter.fixResponse
+    if (hook) response = runHook(adapter, 'fixResponse', () => hook.call(adapter, response, context)) ?? response
+  }
+  const message = response.choices?.[0]?.message
+  if (typeof message !== 'object' || message === null) {
+    throw new InvokeError('invalid_schema', 'The first choice has no "message" object.', { rawResponse: parsed })
+  }
+  const repaired = repairToolCall(message, step.tools, step.context.toolChoiceName === undefined ? {} : { toolChoiceName: step.context.toolChoiceName })
+  fixes.push(...repaired.fixes)
+  if (fixes.length > 0) client.events.emit('fix', { codes: [...fixes] })
+  const { toolCall, tool } = repaired
+  let toolResult: unknown
+  if (tool.execute) {
+    const { signal } = step
+    if (signal?.aborted) throw abortReason(signal)
+    try {
+      toolResult = await tool.execute(toolCall.args, {
+        ...(signal ? { signal } : {}),
+        ...(toolCall.id ? { toolCallId: toolCall.id } : {}),
+        emit: client.events.emit,
+      })
+    } catch (cause) {
+      if (signal?.aborted) throw abortReason(signal)
+      if (isAbortError(cause) || isInvokeError(cause)) throw cause
+      const detail = cause instanceof Error ? cause.message : String(cause)
+      throw new InvokeError('tool_execution_error', `Tool "${toolCall.name}" failed: ${detail}`, { cause })
+    }
+  }
+  return {
+    toolCall,
+    toolResult,
+    usage: normalizeUsage(response.usage),
+    fixes: [...fixes],
+    adapters: [...context.adapters],
+    rawRequest: step.rawRequest,
+    rawResponse: parsed,
+    attempts: attempt,
+  }
+}
+
+/** One non-streaming attempt: send, read, parse, complete. */
+export async function invokeAttempt(step: StepState, attempt: number): Promise<InvokeResult> {
+  step.fixes.length = 0
+  const sent = await sendRequest(step, attempt)
+  let text: string
+  try {
+    text = await readText(step, sent.response, () => (sent as { timedOut?: boolean }).timedOut ?? false)
+  } finally {
+    sent.release()
+  }
+  const parsed = parseResponseBody(step, sent.response.status, sent.response.headers, text)
+  return completeStep(step, parsed, attempt)
+}

@@ -1,0 +1,104 @@
+/** Every kind of failure wildcall reports. See the README's error table. */
+export type InvokeErrorType =
+  | 'network_error'
+  | 'timeout'
+  | 'rate_limit'
+  | 'server_error'
+  | 'no_tool_call'
+  | 'invalid_tool_args'
+  | 'tool_execution_error'
+  | 'invalid_response'
+  | 'invalid_schema'
+  | 'unknown'
+  | 'config_error'
+  | 'auth_error'
+  | 'quota_exceeded'
+  | 'model_not_found'
+  | 'bad_request'
+  | 'context_length'
+  | 'output_truncated'
+  | 'content_filter'
+
+const NOT_RETRYABLE: ReadonlySet<InvokeErrorType> = new Set<InvokeErrorType>([
+  'config_error',
+  'auth_error',
+  'quota_exceeded',
+  'model_not_found',
+  'bad_request',
+  'context_length',
+  'output_truncated',
+  'content_filter',
+])
+
+/** Whether an error of this type can succeed on a second try. */
+export function isRetryableType(type: InvokeErrorType): boolean {
+  return !NOT_RETRYABLE.has(type)
+}
+
+/** Options of an {@link InvokeError}. */
+export interface InvokeErrorOptions {
+  status?: number
+  retryAfterMs?: number
+  cause?: unknown
+  rawResponse?: unknown
+  /** Overrides the type's default retryability. */
+  retryable?: boolean
+  /** The errors of earlier attempts, oldest first (set on the error a retry loop finally throws). */
+  attempts?: InvokeError[]
+}
+
+// A registered symbol, so two copies of the SDK (or two realms) recognise each other's errors.
+const MARKER = Symbol.for('wildcall.InvokeError')
+
+/**
+ * The one error type wildcall throws (besides the caller's own `AbortError`).
+ * `type` says what happened, `retryable` whether trying again can help.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.invoke(messages, tools)
+ * } catch (error) {
+ *   if (isInvokeError(error) && error.type === 'context_length') shortenHistory()
+ *   else throw error
+ * }
+ * ```
+ */
+export class InvokeError extends Error {
+  override readonly name = 'InvokeError'
+  readonly type: InvokeErrorType
+  readonly retryable: boolean
+  readonly status?: number
+  readonly retryAfterMs?: number
+  readonly rawResponse?: unknown
+  /** Errors of earlier attempts, oldest first; empty when the step was tried once. */
+  readonly attempts: InvokeError[]
+  readonly [MARKER] = true
+
+  constructor(type: InvokeErrorType, message: string, options: InvokeErrorOptions = {}) {
+    super(message.startsWith('[wildcall]') ? message : `[wildcall] ${message}`, options.cause === undefined ? undefined : { cause: options.cause })
+    this.type = type
+    this.retryable = options.retryable ?? isRetryableType(type)
+    if (options.status !== undefined) this.status = options.status
+    if (options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs
+    if (options.rawResponse !== undefined) this.rawResponse = options.rawResponse
+    this.attempts = options.attempts ?? []
+  }
+}
+
+/**
+ * True for an {@link InvokeError} from any copy of the SDK (checks a registered marker, not `instanceof`).
+ *
+ * @example
+ * ```ts
+ * catch (error) { if (isInvokeError(error) && error.retryable) scheduleLater() }
+ * ```
+ */
+export function isInvokeError(value: unknown): value is InvokeError {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MARKER] === true
+}
+
+/** True for the `AbortError` a fetch or an aborted signal throws. */
+export function isAbortError(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && (value as { name?: unknown }).name === 'AbortError'
+}

@@ -1,0 +1,38 @@
+export { createClient } from './client/create-client'
+export type { Client } from './client/create-client'
+export type { ClientConfig, Logger } from './client/config'
+export type { InvokeOptions } from './client/invoke'
+export { defineTool } from './tool/define-tool'
+export type { StandardSchemaLike, InferSchemaOutput } from './tool/schema'
+export { InvokeError, isInvokeError } from './errors/invoke-error'
+export type { InvokeErrorType, InvokeErrorOptions } from './errors/invoke-error'
+export { classifyFinish } from './errors/classify-finish'
+export { createAdapterRegistry, registerAdapter } from './adapters/registry'
+export type { AdapterRegistry } from './adapters/registry'
+export { normalizeModelName } from './adapters/normalize-model-name'
+export { openaiAdapter } from './adapters/openai-adapter'
+export type { Adapter, AdapterContext, MatchContext, ErrorContext } from './adapters/types'
+export { repairToolCall } from './repair/repair-tool-call'
+export type { RepairOptions, RepairResult } from './repair/repair-tool-call'
+export type { RetryOptions } from './retry/with-retry'
+export type {
+  ChatChoice,
+  ChatMessage,
+  ChatRequest,
+  ChatResponse,
+  ChatResponseMessage,
+  ChatToolCall,
+  ChatToolChoice,
+  ChatToolDefinition,
+  ChatUsage,
+  ClientEvents,
+  FinishClass,
+  InvokeResult,
+  JsonValue,
+  MacroToolInfo,
+  Tool,
+  ToolCall,
+  ToolExecuteContext,
+  ToolSet,
+  Usage,
+} from './types'

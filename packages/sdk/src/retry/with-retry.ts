@@ -1,0 +1,100 @@
+import { type InvokeError, isAbortError, isInvokeError } from '../errors/invoke-error'
+
+/** How failed steps are retried. Only retryable {@link InvokeError}s are retried. */
+export interface RetryOptions {
+  /** Retries after the first attempt. Default 2. */
+  limit?: number
+  /** First backoff delay. Default 500 ms. */
+  baseDelayMs?: number
+  /** Backoff growth per retry. Default 2. */
+  factor?: number
+  /** Cap of a computed backoff delay. Default 8,000 ms. */
+  maxDelayMs?: number
+  /** Randomise computed delays (full jitter between half and all of the delay). Default true. */
+  jitter?: boolean
+  /** A server-given delay longer than this is not waited for: the error is thrown with `retryAfterMs`. Default 60,000 ms. */
+  maxRetryAfterMs?: number
+}
+
+export type ResolvedRetryOptions = Required<RetryOptions>
+
+export const DEFAULT_RETRY: ResolvedRetryOptions = {
+  limit: 2,
+  baseDelayMs: 500,
+  factor: 2,
+  maxDelayMs: 8_000,
+  jitter: true,
+  maxRetryAfterMs: 60_000,
+}
+
+export interface RetryHooks {
+  signal?: AbortSignal
+  onRetry?: (info: { attempt: number; maxAttempts: number; error: InvokeError; delayMs: number }) => void
+  /** For tests and benches: the random source of jitter. */
+  random?: () => number
+}
+
+/** The delay before retry number `retry` (1-based), or `undefined` when the error's server delay is too long. */
+export function computeDelay(error: InvokeError, retry: number, options: ResolvedRetryOptions, random: () => number = Math.random): number | undefined {
+  if (error.retryAfterMs !== undefined) {
+    return error.retryAfterMs > options.maxRetryAfterMs ? undefined : Math.max(0, error.retryAfterMs)
+  }
+  const raw = Math.min(options.maxDelayMs, options.baseDelayMs * options.factor ** (retry - 1))
+  return options.jitter ? Math.round(raw / 2 + (raw / 2) * random()) : raw
+}
+
+/**
+ * Runs `attempt` until it succeeds, throws something that is not retryable, or the retries run out.
+ * The error finally thrown carries the earlier attempts' errors in `attempts`.
+ */
+export async function withRetry<T>(attempt: (attemptNumber: number) => Promise<T>, options: ResolvedRetryOptions, hooks: RetryHooks = {}): Promise<T> {
+  const maxAttempts = options.limit + 1
+  const errors: InvokeError[] = []
+  for (let number = 1; ; number++) {
+    try {
+      return await attempt(number)
+    } catch (caught) {
+      if (isAbortError(caught) || !isInvokeError(caught)) throw caught
+      const error = caught
+      const delay = error.retryable && number < maxAttempts ? computeDelay(error, number, options, hooks.random) : undefined
+      if (delay === undefined) {
+        if (errors.length > 0) (error as { attempts: InvokeError[] }).attempts = [...errors, ...error.attempts]
+        throw error
+      }
+      errors.push(error)
+      hooks.onRetry?.({ attempt: number, maxAttempts, error, delayMs: delay })
+      await sleep(delay, hooks.signal)
+    }
+  }
+}
+
+/** Resolves after `ms`, or rejects at once with the signal's reason when it aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortReason(signal))
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    const onAbort = () => {
+      clearTimeout(timer)
+      reject(abortReason(signal!))
+    }
+    signal?.addEventListener('abort', onAbort, { once: true })
+  })
+}
+
+/** The caller's abort reason, as an `AbortError` when the caller gave none. */
+export function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError')
+}
+
+/** Turns `retry` / `maxRetries` config into full options. */
+export function resolveRetryOptions(retry: number | RetryOptions | undefined, maxRetries: number | undefined): ResolvedRetryOptions {
+  if (typeof retry === 'number') return { ...DEFAULT_RETRY, limit: retry }
+  return { ...DEFAULT_RETRY, ...(maxRetries === undefined ? {} : { limit: maxRetries }), ...stripUndefined(retry ?? {}) }
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>
+}

@@ -1,0 +1,42 @@
+import { InvokeError } from '../errors/invoke-error'
+import type { Tool, ToolExecuteContext } from '../types'
+import type { InferSchemaOutput, StandardSchemaLike } from './schema'
+
+/**
+ * Declares a tool: a description, a zod input schema and an optional `execute`. Returns the same
+ * object, typed, after checking its shape.
+ *
+ * @example
+ * ```ts
+ * const click = defineTool({
+ *   description: 'Click the element with this index',
+ *   inputSchema: z.object({ index: z.number().int() }),
+ *   execute: async ({ index }) => `clicked ${index}`,
+ * })
+ * ```
+ */
+export function defineTool<Schema extends StandardSchemaLike, Output = unknown>(tool: {
+  description?: string
+  inputSchema: Schema
+  execute?: (input: InferSchemaOutput<Schema>, context: ToolExecuteContext) => Output | Promise<Output>
+}): Tool<InferSchemaOutput<Schema>, Awaited<Output>> {
+  assertTool(tool, 'defineTool')
+  return tool as Tool<InferSchemaOutput<Schema>, Awaited<Output>>
+}
+
+/** Throws `config_error` unless `tool` looks like a Tool. */
+export function assertTool(tool: unknown, name: string): asserts tool is Tool {
+  if (typeof tool !== 'object' || tool === null) {
+    throw new InvokeError('config_error', `Tool "${name}" is not an object. Create it with defineTool({ description, inputSchema, execute }).`)
+  }
+  const { inputSchema, execute, description } = tool as Record<string, unknown>
+  if (typeof inputSchema !== 'object' || inputSchema === null || typeof (inputSchema as Record<string, unknown>)['~standard'] !== 'object') {
+    throw new InvokeError('config_error', `Tool "${name}" needs an inputSchema made with zod 3.25+ or zod 4, e.g. z.object({ index: z.number() }).`)
+  }
+  if (execute !== undefined && typeof execute !== 'function') {
+    throw new InvokeError('config_error', `Tool "${name}": execute must be a function.`)
+  }
+  if (description !== undefined && typeof description !== 'string') {
+    throw new InvokeError('config_error', `Tool "${name}": description must be a string.`)
+  }
+}

@@ -1,0 +1,190 @@
+import type { StandardSchemaLike } from './tool/schema'
+
+/** A JSON value as it travels over the wire. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue }
+
+/** One OpenAI-style tool call, as found in `message.tool_calls` (and in assistant history). */
+export interface ChatToolCall {
+  id?: string
+  type?: 'function' | (string & {})
+  index?: number
+  function: {
+    name: string
+    /** Normally a JSON string; some servers send an object. */
+    arguments: string | Record<string, unknown> | null
+  }
+  [key: string]: unknown
+}
+
+/** One message of the conversation, OpenAI chat-completions shape. Extra provider fields pass through. */
+export interface ChatMessage {
+  role: 'system' | 'developer' | 'user' | 'assistant' | 'tool' | (string & {})
+  content?: string | null | Array<Record<string, unknown>>
+  name?: string
+  tool_calls?: ChatToolCall[]
+  tool_call_id?: string
+  reasoning_content?: string | null
+  [key: string]: unknown
+}
+
+/** The OpenAI `tools` entry sent for one tool. */
+export interface ChatToolDefinition {
+  type: 'function'
+  function: { name: string; description?: string; parameters: Record<string, unknown>; [key: string]: unknown }
+}
+
+/** `tool_choice` as OpenAI defines it; adapters may rewrite it into provider shapes. */
+export type ChatToolChoice =
+  | 'auto'
+  | 'none'
+  | 'required'
+  | { type: 'function'; function: { name: string } }
+  | Record<string, unknown>
+
+/** The request body sent to `POST {baseURL}/chat/completions`. Adapters add provider fields. */
+export interface ChatRequest {
+  model: string
+  messages: ChatMessage[]
+  tools?: ChatToolDefinition[]
+  tool_choice?: ChatToolChoice
+  parallel_tool_calls?: boolean
+  temperature?: number
+  max_tokens?: number
+  max_completion_tokens?: number
+  stream?: boolean
+  [key: string]: unknown
+}
+
+/** The assistant message of a response. */
+export interface ChatResponseMessage {
+  role?: string
+  content?: string | null | Array<Record<string, unknown>>
+  tool_calls?: ChatToolCall[] | null
+  /** Legacy single call (`functions` API). */
+  function_call?: { name: string; arguments: string | Record<string, unknown> | null } | null
+  reasoning_content?: string | null
+  reasoning?: string | null
+  refusal?: string | null
+  [key: string]: unknown
+}
+
+/** One choice of a response. */
+export interface ChatChoice {
+  index?: number
+  message: ChatResponseMessage
+  finish_reason?: string | null
+  [key: string]: unknown
+}
+
+/** Token usage as servers report it (OpenAI names; others are normalised into {@link Usage}). */
+export interface ChatUsage {
+  prompt_tokens?: number
+  completion_tokens?: number
+  total_tokens?: number
+  prompt_tokens_details?: { cached_tokens?: number; [key: string]: unknown } | null
+  completion_tokens_details?: { reasoning_tokens?: number; [key: string]: unknown } | null
+  [key: string]: unknown
+}
+
+/** A chat-completions response body. */
+export interface ChatResponse {
+  id?: string
+  object?: string
+  model?: string
+  choices: ChatChoice[]
+  usage?: ChatUsage | null
+  [key: string]: unknown
+}
+
+/** Normalised token usage of one step. Fields are 0 when the server did not report them. */
+export interface Usage {
+  promptTokens: number
+  completionTokens: number
+  totalTokens: number
+  cachedTokens: number
+  reasoningTokens: number
+}
+
+/** What a finish reason means for the step. */
+export type FinishClass =
+  /** The model finished normally (a call may or may not be present). */
+  | 'ok'
+  /** Output hit the token limit: `output_truncated`, never repaired or executed. */
+  | 'truncated'
+  /** A safety filter stopped the output: `content_filter`. */
+  | 'filtered'
+  /** The provider says the call itself was malformed (Gemini): retryable `invalid_schema`. */
+  | 'malformed'
+  /** The provider failed while generating (`error`, `insufficient_system_resource`): retryable `server_error`. */
+  | 'server_error'
+  /** A reason nobody knows: `invalid_schema`. */
+  | 'unknown'
+
+/** Context passed to every tool's `execute`. */
+export interface ToolExecuteContext {
+  /** The invoke's signal: a long tool should stop when it aborts. */
+  signal?: AbortSignal
+  /** The id of the tool call being executed, when the model gave one. */
+  toolCallId?: string
+  /** Emits a client event (used by the macro tool for `action` events). */
+  emit: <K extends keyof ClientEvents>(type: K, event: ClientEvents[K]) => void
+}
+
+/**
+ * A tool the model may call: a description, an input schema (zod 3.25+ or 4) and an optional `execute`.
+ */
+export interface Tool<Input = any, Output = any> {
+  description?: string
+  inputSchema: StandardSchemaLike<Input>
+  execute?: (input: Input, context: ToolExecuteContext) => Output | Promise<Output>
+  /** Set by `createMacroTool`; lets the repair layer know reflection keys and action names. */
+  readonly macro?: MacroToolInfo
+}
+
+/** What the repair layer needs to know about a macro tool. */
+export interface MacroToolInfo {
+  /** The reflection field names (may be empty). */
+  reflectionKeys: readonly string[]
+  /** The packed tools, by action name. */
+  actions: Readonly<Record<string, Tool>>
+  /** The action used when a response carries reflection but no action, if configured. */
+  fallbackAction?: { name: string; input: unknown }
+}
+
+/** A map of tool name → tool. */
+export type ToolSet = Record<string, Tool>
+
+/** The tool call of a step, after repair and validation. */
+export interface ToolCall<Args = unknown> {
+  id?: string
+  name: string
+  args: Args
+}
+
+/** What `invoke` resolves to. */
+export interface InvokeResult<Args = unknown, Output = unknown> {
+  toolCall: ToolCall<Args>
+  /** What the tool's `execute` returned (for a macro tool: `{ input, output }`); `undefined` without `execute`. */
+  toolResult: Output
+  usage: Usage
+  /** Stable repair codes applied to reach a valid call, in order, e.g. `['content-json', 'coerced:number']`. */
+  fixes: string[]
+  /** Names of the adapters that handled the step, in patch order, e.g. `['qwen', 'openrouter', 'openai']`. */
+  adapters: string[]
+  /** The body sent on the last attempt (API key never included). */
+  rawRequest: ChatRequest
+  /** The parsed response body of the last attempt. */
+  rawResponse: unknown
+  /** How many HTTP attempts the step took (1 without retries). */
+  attempts: number
+}
+
+/** The typed event map of `client.events`. */
+export type ClientEvents = {
+  request: { attempt: number; url: string; body: ChatRequest }
+  response: { attempt: number; status: number; durationMs: number }
+  retry: { attempt: number; maxAttempts: number; error: import('./errors/invoke-error').InvokeError; delayMs: number }
+  fix: { codes: string[] }
+  error: { error: import('./errors/invoke-error').InvokeError }
+  action: { name: string; input: unknown; output?: unknown; error?: unknown; durationMs: number }
+}

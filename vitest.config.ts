@@ -1,0 +1,22 @@
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from 'vitest/config'
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
+
+export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^@wildcall\/sdk\/testing$/, replacement: here('./packages/sdk/src/testing/index.ts') },
+      { find: /^@wildcall\/sdk\/internal$/, replacement: here('./packages/sdk/src/internal.ts') },
+      { find: /^@wildcall\/sdk$/, replacement: here('./packages/sdk/src/index.ts') },
+    ],
+  },
+  test: {
+    include: ['packages/*/src/**/*.test.ts', 'examples/*/src/**/*.test.ts', 'examples/*/test/**/*.test.ts', 'test/**/*.test.ts'],
+    testTimeout: 20_000,
+    // CI asks for a JSON report as well, to print the closing "N passed, M failed" line.
+    reporters: process.env.WILDCALL_VITEST_JSON ? ['default', 'json'] : ['default'],
+    outputFile: process.env.WILDCALL_VITEST_JSON ? { json: process.env.WILDCALL_VITEST_JSON } : undefined,
+    hookTimeout: 30_000,
+  },
+})
