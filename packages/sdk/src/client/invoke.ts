@@ -110,12 +110,22 @@ export function prepareStep(client: ClientState, messages: ChatMessage[], tools:
   return { client, context, tools, body, payload, rawRequest, fixes, ...(options.signal ? { signal: options.signal } : {}) }
 }
 
+/** An ok response whose body is still to be read. */
+export interface SentRequest {
+  response: Response
+  /** Clears the attempt's timer and abort listener: call it when done with the body. */
+  release: () => void
+  /** Whether `timeoutMs` fired (a failure while reading the body is then a `timeout`). */
+  timedOut: () => boolean
+  startedAt: number
+}
+
 /**
  * Sends the request of one attempt. Resolves with an ok `Response` (body unread); throws the
  * classified `InvokeError` for a failed status, a network failure or a timeout, and the caller's
- * abort reason on abort. `release` clears the attempt's timer: call it when done with the body.
+ * abort reason on abort.
  */
-export async function sendRequest(step: StepState, attempt: number): Promise<{ response: Response; release: () => void; startedAt: number }> {
+export async function sendRequest(step: StepState, attempt: number): Promise<SentRequest> {
   const { client, signal } = step
   if (signal?.aborted) throw abortReason(signal)
   const controller = new AbortController()
@@ -151,12 +161,7 @@ export async function sendRequest(step: StepState, attempt: number): Promise<{ r
       release()
     }
   }
-  const wrapped = { response, release, startedAt }
-  if (timer) {
-    // Surface a timeout that fires while the body is read as `timeout`, not as an abort.
-    Object.defineProperty(wrapped, 'timedOut', { get: () => timedOut })
-  }
-  return wrapped
+  return { response, release, timedOut: () => timedOut, startedAt }
 }
 
 function transportError(step: StepState, cause: unknown, timedOut: boolean): unknown {
@@ -330,7 +335,7 @@ export async function invokeAttempt(step: StepState, attempt: number): Promise<I
   const sent = await sendRequest(step, attempt)
   let text: string
   try {
-    text = await readText(step, sent.response, () => (sent as { timedOut?: boolean }).timedOut ?? false)
+    text = await readText(step, sent.response, sent.timedOut)
   } finally {
     sent.release()
   }
