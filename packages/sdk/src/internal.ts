@@ -1,0 +1,4 @@
+// `@wildcall/sdk/internal`: helpers that sibling packages (the CLI, adapters) need but users should
+// not build on. No semver promise: they may change in any release.
+export { buildRequest } from './client/build-request'
+export type { BuildRequestInput } from './client/build-request'
