@@ -50,6 +50,14 @@ export function formatIssuePath(issue: SchemaIssue): string {
 const cache = new WeakMap<object, Record<string, unknown>>()
 
 /**
+ * Registers a hand-built JSON Schema for a schema object, returned as is by {@link toToolJsonSchema}.
+ * The macro tool uses it: its validator is not zod, and its compact schema is what the model pays for.
+ */
+export function setToolJsonSchema(schema: object, json: Record<string, unknown>): void {
+  cache.set(schema, json)
+}
+
+/**
  * The JSON Schema of a zod schema (input side: defaulted fields are optional), converted once per
  * schema object and cached.
  */
