@@ -1,17 +1,224 @@
+import { parseRetryAfter, type HeadersLike } from '../retry/retry-after'
 import { InvokeError, type InvokeErrorType } from './invoke-error'
 
+/** What a provider's error body says, whatever its shape. */
+export interface ProviderErrorDetail {
+  /** The human-readable message (the page title for an HTML page). */
+  message?: string
+  /** `error.code` (`context_length_exceeded`, `429`, `Arrearage`, …) as text. */
+  code?: string
+  /** `error.type` (`invalid_request_error`, `overloaded_error`, …). */
+  type?: string
+  /** Google's `error.status` (`RESOURCE_EXHAUSTED`, `INVALID_ARGUMENT`, …). */
+  status?: string
+  /** Groq's `failed_generation`: the model's raw output when its tool call could not be parsed. */
+  failedGeneration?: string
+  /** True when the body is an HTML page (a proxy's error page). */
+  html?: boolean
+}
+
+type Json = Record<string, unknown>
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined
+
+function messageOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return value
+  if (Array.isArray(value)) {
+    // FastAPI / pydantic validation errors: [{ loc, msg }]
+    const parts = value.map((item) => (isObject(item) ? (text(item.msg) ?? text(item.message)) : text(item))).filter(Boolean)
+    return parts.length > 0 ? parts.join('; ') : undefined
+  }
+  if (isObject(value)) return text(value.message) ?? text(value.msg)
+  return undefined
+}
+
 /**
- * Classifies a failed HTTP response (or a 2xx carrying `{ error }`) into an {@link InvokeError}.
- * `bodyText` must already be redacted.
+ * Reads the error out of any provider's error body: `{ error: { message, code, type } }` (OpenAI and
+ * most), `{ error: "…" }` (Ollama, TGI), `[{ error: { code, message, status } }]` (Gemini),
+ * `{ object: "error", message }` (vLLM), `{ code, message }` (DashScope), `{ detail }` (FastAPI),
+ * `{ errors: [...] }`, or a text / HTML page.
+ *
+ * @example
+ * ```ts
+ * readProviderError({ error: { message: 'Rate limit', code: 'rate_limit_exceeded' } }, '…')
+ * // { message: 'Rate limit', code: 'rate_limit_exceeded' }
+ * ```
  */
-export function classifyHttpError(status: number, headers: Headers, bodyText: string, body: unknown): InvokeError {
-  const type: InvokeErrorType =
-    status === 401 || status === 403 ? 'auth_error'
-    : status === 402 ? 'quota_exceeded'
-    : status === 404 ? 'model_not_found'
-    : status === 429 ? 'rate_limit'
-    : status >= 500 ? 'server_error'
-    : status >= 400 ? 'bad_request'
-    : 'invalid_schema'
-  return new InvokeError(type, `HTTP ${status}: ${bodyText.slice(0, 300)}`, { status, rawResponse: body ?? bodyText })
+export function readProviderError(body: unknown, bodyText: string): ProviderErrorDetail {
+  let root = body
+  if (Array.isArray(root)) root = root.find(isObject)
+  if (!isObject(root)) return typeof body === 'string' ? { message: body.trim() } : readTextError(bodyText)
+  const detail: ProviderErrorDetail = {}
+  let error: unknown = root.error ?? (Array.isArray(root.errors) ? root.errors[0] : undefined)
+  if (typeof error === 'string') {
+    detail.message = error
+    error = root
+  } else if (!isObject(error)) {
+    error = root
+  }
+  const source = error as Json
+  detail.message ??= messageOf(source.message) ?? messageOf(source.msg) ?? messageOf(source.error_msg) ?? messageOf(source.detail) ?? messageOf(root.message) ?? messageOf(root.detail)
+  const metadata = isObject(source.metadata) ? source.metadata : undefined
+  // OpenRouter relays the upstream provider's own error here: its wording decides the type.
+  const upstream = metadata ? text(metadata.raw) : undefined
+  if (upstream && upstream !== detail.message) detail.message = detail.message ? `${detail.message} (${upstream})` : upstream
+  const code = text(source.code) ?? text(source.error_code) ?? text(root.code)
+  if (code !== undefined) detail.code = code
+  const type = text(source.type) ?? text(source.error_type) ?? text(root.type)
+  if (type !== undefined) detail.type = type
+  const status = text(source.status)
+  if (status !== undefined) detail.status = status
+  if (typeof source.failed_generation === 'string' && source.failed_generation !== '') detail.failedGeneration = source.failed_generation
+  if (detail.message !== undefined) detail.message = detail.message.trim()
+  return detail
+}
+
+function readTextError(bodyText: string): ProviderErrorDetail {
+  const trimmed = bodyText.trim()
+  if (trimmed === '') return {}
+  if (/^<(!doctype|html|head|body|\?xml)|<\/(html|body|title)>/i.test(trimmed.slice(0, 2_000))) {
+    const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(trimmed)?.[1]
+    const heading = /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(trimmed)?.[1]
+    const plain = (title ?? heading ?? trimmed.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]+>/g, ' '))
+    return { message: decodeEntities(plain).replace(/\s+/g, ' ').trim(), html: true }
+  }
+  return { message: trimmed }
+}
+
+function decodeEntities(value: string): string {
+  return value.replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (entity) => ({ '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&nbsp;': ' ' })[entity] ?? entity)
+}
+
+// The prompt is over the model's window, in every provider's wording: OpenAI/DeepSeek/vLLM/Groq
+// (`context_length_exceeded`, "maximum context length"), Anthropic ("prompt is too long"), Gemini
+// ("input token count (N) exceeds the maximum"), DashScope ("Range of input length should be"),
+// llama.cpp ("exceeds the available context size"), Kimi ("exceeded model token limit"), Grok
+// ("maximum prompt length"), MiniMax ("context window exceeds limit").
+const CONTEXT_PATTERNS: readonly RegExp[] = [
+  /context[\s_-]?(?:length|window|size)[\s_-]?(?:exceeded|exceeds|is exceeded|limit exceeded)/i,
+  /maximum (?:context|prompt|input) (?:length|window|size)/i,
+  /exceed(?:s|ed|ing)?[\s_](?:the[\s_])?(?:available[\s_]|maximum[\s_]|max[\s_]|model'?s?[\s_])?(?:context|token[\s_]limit)/i,
+  /\b(?:prompt|input|messages?)\b(?: is| are)? too long/i,
+  /\b(?:prompt|input)\b(?: token count| tokens?| length)?[^.]{0,40}?\b(?:exceeds?|exceeded|exceeding|is greater than|is larger than|is more than)\b[^.]{0,40}?\b(?:maximum|max|limit|allowed)\b/i,
+  /range of input length should be/i,
+]
+
+const QUOTA_CODES = /^(?:insufficient_quota|exceeded_current_quota(?:_error)?|insufficient_balance|insufficient_credits|billing_hard_limit_reached|billing_not_active|arrearage|payment_required)$/i
+const QUOTA_WORDS = /insufficient[\s_](?:balance|credits?|funds|quota)|credit balance is too low|out of credits|balance is (?:not enough|insufficient)|billing (?:hard )?limit|account (?:is )?(?:in arrears|overdue)|check your plan and billing/i
+const AUTH_CODES = /^(?:invalid_api_key|authentication_error|permission_error|permission_denied|unauthenticated|unauthorized|invalid_authentication|access_denied|forbidden)$/i
+const AUTH_WORDS = /(?:invalid|incorrect|missing|expired|revoked) (?:api[\s_-]?key|authentication|token|bearer)|api[\s_-]?key (?:is )?(?:not valid|invalid|missing|expired|required)|(?:unauthorized|unauthenticated|authentication (?:failed|required))/i
+const MODEL_CODES = /^(?:model_not_found|not_found_error|model_not_available|modelnotfound|not_found)$/i
+const MODEL_WORDS = /\bno models? (?:are |is )?loaded|\bmodel\b[^.]{0,80}?\b(?:does ?n[o']t exist|not exists?|not found|not available|is not a valid model)|(?:unknown|invalid|unsupported) model\b|\bno such model|\bmodel not (?:found|exist)/i
+const RATE_CODES = /^(?:rate_limit_exceeded|rate_limit_error|rate_limited|resource_exhausted|too_many_requests|throttling|requests_limit_exceeded)$/i
+const RATE_WORDS = /rate[\s_-]?limit|too many requests|requests per (?:minute|second|day)|tokens per minute|\b[rt]pm\b|throttl/i
+const SERVER_CODES = /^(?:server_error|api_error|internal_error|internal_server_error|internal|overloaded_error|overloaded|unavailable|service_unavailable|deadline_exceeded|bad_gateway|gateway_timeout)$/i
+const SERVER_WORDS = /overloaded|loading model|model is (?:currently )?loading|(?:service|server) (?:is )?(?:temporarily )?unavailable|internal (?:server )?error|bad gateway|gateway time-?out|upstream (?:error|connect)|try again later/i
+const BAD_REQUEST_CODES = /^(?:invalid_request_error|invalid_argument|failed_precondition|bad_request|invalid_parameter|invalidparameter|tool_use_failed|validation_error|unprocessable_entity)$/i
+
+/** The HTTP status that a 2xx `{ error }` body means, from its own code, status or type. */
+function impliedStatus(detail: ProviderErrorDetail): number | undefined {
+  const numeric = detail.code !== undefined && /^\d{3}$/.test(detail.code) ? Number(detail.code) : undefined
+  if (numeric !== undefined && numeric >= 400 && numeric <= 599) return numeric
+  const names = [detail.code, detail.type, detail.status].filter((value): value is string => value !== undefined)
+  const has = (pattern: RegExp) => names.some((name) => pattern.test(name))
+  if (has(AUTH_CODES)) return 401
+  if (has(MODEL_CODES)) return 404
+  if (has(RATE_CODES)) return 429
+  if (has(SERVER_CODES)) return 500
+  if (has(BAD_REQUEST_CODES)) return 400
+  return undefined
+}
+
+interface Verdict {
+  type: InvokeErrorType
+  /** What happened, in a few words. */
+  what: string
+  /** What the caller should do. */
+  advice: string
+}
+
+function decide(status: number, detail: ProviderErrorDetail, haystack: string, retryAfterMs: number | undefined): Verdict {
+  const names = [detail.code, detail.type, detail.status].filter((value): value is string => value !== undefined)
+  const message = detail.message ?? ''
+  const has = (pattern: RegExp) => names.some((name) => pattern.test(name))
+  if (CONTEXT_PATTERNS.some((pattern) => pattern.test(haystack))) {
+    return { type: 'context_length', what: "the prompt is longer than the model's context window", advice: 'Shorten the conversation (drop or summarise old messages, trim tool results) or use a model with a larger window; retrying the same request will not help.' }
+  }
+  // Quota before rate: OpenAI sends `insufficient_quota` with 429, and retrying never helps it. A
+  // "quota" message that also says when to retry (Gemini's per-minute quotas) is a rate limit.
+  if (status === 402 || has(QUOTA_CODES) || (QUOTA_WORDS.test(message) && retryAfterMs === undefined)) {
+    return { type: 'quota_exceeded', what: 'the account is out of quota, credits or balance', advice: 'Top up or raise the spending limit with your provider, or use another API key; retrying will not help.' }
+  }
+  if (status === 401 || status === 403 || (status < 500 && (has(AUTH_CODES) || AUTH_WORDS.test(message)))) {
+    return { type: 'auth_error', what: 'the API key was rejected or has no access', advice: "Check apiKey (it must belong to this baseURL's provider) and that your account may use this model." }
+  }
+  if (MODEL_WORDS.test(message) || (status < 500 && has(MODEL_CODES))) {
+    return { type: 'model_not_found', what: 'the model is not available at this endpoint', advice: 'Check the model name as your provider spells it (for a local server: that the model is loaded).' }
+  }
+  if (status === 404) {
+    return { type: 'model_not_found', what: 'the model or the endpoint was not found', advice: 'Check the model name and that baseURL points at the API root (often ending in /v1).' }
+  }
+  if (status === 429 || has(RATE_CODES) || (status < 500 && status !== 413 && RATE_WORDS.test(message))) {
+    return { type: 'rate_limit', what: 'the provider is rate limiting requests', advice: 'wildcall retries with backoff; lower your request rate or ask your provider for higher limits.' }
+  }
+  if (status === 408) {
+    return { type: 'timeout', what: 'the server timed out waiting for the request', advice: 'Retrying usually helps.' }
+  }
+  if (status >= 500 || has(SERVER_CODES) || (status < 400 && SERVER_WORDS.test(message))) {
+    const loading = /loading/i.test(message)
+    return {
+      type: 'server_error',
+      what: loading ? 'the model is still loading' : status === 529 || /overloaded/i.test(haystack) ? 'the provider is overloaded' : 'the provider failed',
+      advice: 'Retrying usually helps; if it persists, check the provider\'s status page.',
+    }
+  }
+  if (status === 409 || status === 425) {
+    return { type: 'unknown', what: 'the server asked to try again later', advice: 'Retrying usually helps.' }
+  }
+  if (status >= 400) {
+    return { type: 'bad_request', what: 'the provider rejected the request', advice: 'Retrying will not help: check the request options (a model adapter may be needed for this model, or a field it does not accept).' }
+  }
+  if (status >= 200 && status < 300) {
+    return { type: 'invalid_schema', what: 'the server answered with an error body instead of a completion', advice: 'Retrying may help; if it persists, check that baseURL points at an OpenAI-compatible API.' }
+  }
+  return { type: 'unknown', what: `unexpected HTTP status ${status}`, advice: 'Check that baseURL points at an OpenAI-compatible API (a redirect or proxy may be in the way).' }
+}
+
+function quote(value: string, limit = 300): string {
+  const flat = value.replace(/\s+/g, ' ').trim()
+  return flat.length > limit ? `${flat.slice(0, limit)}…` : flat
+}
+
+/**
+ * Classifies a failed HTTP response (or a 2xx carrying `{ error }`) into an {@link InvokeError},
+ * from its status, its body and its headers. The message says what happened and what to do and
+ * quotes the provider's own words. `bodyText` must already be redacted; `body` is its parse (or
+ * `undefined` when it is not JSON).
+ *
+ * @example
+ * ```ts
+ * const error = classifyHttpError(429, new Headers({ 'retry-after': '2' }), text, JSON.parse(text))
+ * error.type         // 'rate_limit'
+ * error.retryAfterMs // 2000
+ * ```
+ */
+export function classifyHttpError(status: number, headers: HeadersLike | undefined, bodyText: string, body: unknown): InvokeError {
+  const detail = readProviderError(body, bodyText)
+  const ok = status >= 200 && status < 300
+  const effective = ok ? (impliedStatus(detail) ?? status) : status
+  const haystack = [detail.code, detail.type, detail.status, detail.message, body === undefined ? '' : bodyText.slice(0, 20_000)].filter(Boolean).join(' \n ')
+  const hinted = parseRetryAfter(headers, detail.message ?? bodyText.slice(0, 2_000))
+  const verdict = decide(effective, detail, haystack, hinted)
+  const retryAfterMs = verdict.type === 'rate_limit' || verdict.type === 'server_error' ? hinted : undefined
+  const label = ok ? `HTTP ${status} with an error body` : `HTTP ${status}`
+  const names = [detail.code, detail.type].filter((value) => value !== undefined && value !== detail.message)
+  const said = detail.message ? `: "${quote(detail.message)}"${names.length > 0 ? ` (${quote(names.join(', '), 80)})` : ''}` : names.length > 0 ? ` (${quote(names.join(', '), 80)})` : ''
+  const page = detail.html ? ' The body is an HTML page, probably from a proxy or gateway in front of the API.' : ''
+  const wait = retryAfterMs !== undefined ? ` The server asks to wait ${retryAfterMs} ms.` : ''
+  return new InvokeError(verdict.type, `${label}, ${verdict.what}${said}.${page} ${verdict.advice}${wait}`, {
+    status,
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    rawResponse: body === undefined ? bodyText : body,
+  })
 }
