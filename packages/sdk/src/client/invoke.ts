@@ -47,10 +47,13 @@ export interface StepState {
 }
 
 const REDACTED = '[REDACTED]'
+// Local servers take placeholder keys ('ollama', 'EMPTY', 'x'): replacing those inside a response
+// would corrupt its JSON ("index" → "inde[REDACTED]"), and they are no secret to protect.
+const MIN_SECRET_LENGTH = 8
 
 /** Replaces every occurrence of the API key in `text`. */
 export function redact(text: string, apiKey: string | undefined): string {
-  return apiKey && text.includes(apiKey) ? text.split(apiKey).join(REDACTED) : text
+  return apiKey && apiKey.length >= MIN_SECRET_LENGTH && text.includes(apiKey) ? text.split(apiKey).join(REDACTED) : text
 }
 
 /** Runs an adapter hook; anything it throws becomes a `config_error` naming the adapter and hook. */
@@ -106,7 +109,8 @@ export function prepareStep(client: ClientState, messages: ChatMessage[], tools:
     throw new InvokeError('config_error', 'The request body cannot be serialised to JSON (a circular structure or a BigInt in messages or a hook\'s output).', { cause })
   }
   const apiKey = config.apiKey
-  const rawRequest = apiKey && payload.includes(apiKey) ? (JSON.parse(redact(payload, apiKey)) as ChatRequest) : body
+  const redacted = redact(payload, apiKey)
+  const rawRequest = redacted === payload ? body : (JSON.parse(redacted) as ChatRequest)
   return { client, context, tools, body, payload, rawRequest, fixes, ...(options.signal ? { signal: options.signal } : {}) }
 }
 
@@ -151,6 +155,10 @@ export async function sendRequest(step: StepState, attempt: number): Promise<Sen
   } catch (cause) {
     release()
     throw transportError(step, cause, timedOut)
+  }
+  if (typeof response !== 'object' || response === null || typeof response.status !== 'number' || typeof response.text !== 'function') {
+    release()
+    throw new InvokeError('config_error', 'customFetch resolved with something that is not a Response. It must behave like the global fetch.', { retryable: false })
   }
   client.events.emit('response', { attempt, status: response.status, durationMs: Date.now() - startedAt })
   if (!response.ok) {
@@ -227,11 +235,20 @@ export function parseResponseBody(step: StepState, status: number, headers: Head
     const looksHtml = /^\s*</.test(text)
     throw new InvokeError('invalid_response', `The server answered HTTP ${status} with ${looksHtml ? 'an HTML page' : 'a body that is not JSON'} (${text.slice(0, 120).replace(/\s+/g, ' ')}…). Check that baseURL points at an OpenAI-compatible API.`, { status, rawResponse: text })
   }
-  const errorLike = Array.isArray(parsed) ? parsed[0] : parsed
-  if (typeof errorLike === 'object' && errorLike !== null && 'error' in errorLike && (errorLike as { error: unknown }).error && !('choices' in errorLike)) {
-    throw classifyError(step, status >= 400 ? status : status, headers, text, parsed)
-  }
+  if (isErrorBody(parsed)) throw classifyError(step, status, headers, text, parsed)
   return parsed as ChatResponse
+}
+
+/**
+ * Whether an ok body is an error report rather than a completion: `{ error: … }` (also wrapped in
+ * an array, as Gemini does) or vLLM's `{ object: 'error' }`, with no usable `choices`.
+ */
+function isErrorBody(parsed: unknown): boolean {
+  const candidate = Array.isArray(parsed) ? parsed[0] : parsed
+  if (typeof candidate !== 'object' || candidate === null || Array.isArray(candidate)) return false
+  const record = candidate as Record<string, unknown>
+  if (Array.isArray(record.choices) && record.choices.length > 0) return false
+  return Boolean(record.error) || record.object === 'error'
 }
 
 /** Normalises the usage block of any provider. */
@@ -329,16 +346,51 @@ export async function completeStep(step: StepState, parsed: ChatResponse, attemp
   }
 }
 
+/**
+ * The model's raw output carried by an error (Groq's 400 `tool_use_failed` with
+ * `failed_generation`), as the assistant response it should have been: the repair layer may still
+ * turn it into a call.
+ */
+export function failedGenerationResponse(error: unknown): ChatResponse | undefined {
+  if (!isInvokeError(error)) return undefined
+  const raw = error.rawResponse
+  const body = Array.isArray(raw) ? raw[0] : raw
+  const carried = typeof body === 'object' && body !== null ? (body as { error?: { failed_generation?: unknown } }).error : undefined
+  const generation = typeof carried === 'object' && carried !== null ? carried.failed_generation : undefined
+  if (typeof generation !== 'string' || generation.trim() === '') return undefined
+  return { choices: [{ index: 0, message: { role: 'assistant', content: generation }, finish_reason: 'stop' }] }
+}
+
+/** Wraps anything that escaped classification, so callers only ever see an InvokeError or their abort. */
+export function ensureInvokeError(error: unknown, signal: AbortSignal | undefined): unknown {
+  if (signal?.aborted) return abortReason(signal)
+  if (isInvokeError(error) || isAbortError(error)) return error
+  const detail = error instanceof Error ? error.message : String(error)
+  return new InvokeError('unknown', `Unexpected failure while handling the response: ${detail}`, { cause: error })
+}
+
 /** One non-streaming attempt: send, read, parse, complete. */
 export async function invokeAttempt(step: StepState, attempt: number): Promise<InvokeResult> {
   step.fixes.length = 0
-  const sent = await sendRequest(step, attempt)
-  let text: string
+  let parsed: ChatResponse
   try {
-    text = await readText(step, sent.response, sent.timedOut)
-  } finally {
-    sent.release()
+    const sent = await sendRequest(step, attempt)
+    let text: string
+    try {
+      text = await readText(step, sent.response, sent.timedOut)
+    } finally {
+      sent.release()
+    }
+    parsed = parseResponseBody(step, sent.response.status, sent.response.headers, text)
+  } catch (error) {
+    const recovered = failedGenerationResponse(error)
+    if (!recovered) throw ensureInvokeError(error, step.signal)
+    step.fixes.push('failed-generation')
+    parsed = recovered
   }
-  const parsed = parseResponseBody(step, sent.response.status, sent.response.headers, text)
-  return completeStep(step, parsed, attempt)
+  try {
+    return await completeStep(step, parsed, attempt)
+  } catch (error) {
+    throw ensureInvokeError(error, step.signal)
+  }
 }
