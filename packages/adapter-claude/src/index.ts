@@ -1,0 +1,1 @@
+export { claudeAdapter } from './claude-adapter'

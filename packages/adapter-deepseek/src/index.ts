@@ -1,0 +1,2 @@
+export { deepseekAdapter } from './deepseek-adapter'
+export type { DeepSeekAdapterOptions } from './deepseek-adapter'

@@ -1,0 +1,2 @@
+export { qwenAdapter } from './qwen-adapter'
+export type { QwenAdapterOptions } from './qwen-adapter'

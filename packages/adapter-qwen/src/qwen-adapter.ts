@@ -1,0 +1,100 @@
+import { InvokeError, type Adapter, type ChatResponse, type ErrorContext, type InvokeErrorType } from '@wildcall/sdk'
+
+/** Options of {@link qwenAdapter}. */
+export interface QwenAdapterOptions {
+  /**
+   * Leave Qwen's thinking on (no `enable_thinking: false`). Default `false`: a tool-calling step
+   * answers faster and cheaper without it, and hybrid Qwen3 models otherwise think on DashScope.
+   */
+  thinking?: boolean
+}
+
+// `qwen3-max`, `qwen-plus-latest`, `qwen36-plus` (from `qwen3.6-plus`): the hosted flagships, tuned
+// by Alibaba for their default temperature. Every other Qwen gets 1.0 unless the user chose one.
+const MAX_OR_PLUS = /(?:^|-)(?:max|plus)(?:-|$)/
+// Thinking-only releases (`qwen3-235b-a22b-thinking-2507`) refuse `enable_thinking: false`.
+const THINKING_ONLY = /(?:^|-)thinking(?:-|$)/
+const THINK_BLOCK = /^\s*(?:<think>([\s\S]*?)<\/think>|([\s\S]*?)<\/think>)\s*/
+
+/**
+ * The Qwen family (DashScope's compatible mode, and Qwen served elsewhere): turns thinking off with
+ * `enable_thinking: false`, sets `temperature: 1.0` on models other than `*-max`/`*-plus` unless you
+ * set one, moves a leaked `<think>` block out of `content`, and reads DashScope's error wording
+ * (`Range of input length` → `context_length`, `data_inspection_failed` → `content_filter`,
+ * `Arrearage` → `quota_exceeded`).
+ *
+ * @example
+ * ```ts
+ * import { createClient } from '@wildcall/sdk'
+ * import { qwenAdapter } from '@wildcall/adapter-qwen'
+ *
+ * const client = createClient({
+ *   baseURL: 'https://dashscope.aliyuncs.com/compatible-mode/v1',
+ *   model: 'qwen3-max',
+ *   apiKey: process.env.DASHSCOPE_API_KEY,
+ *   adapters: [qwenAdapter()],
+ * })
+ * ```
+ */
+export function qwenAdapter(options: QwenAdapterOptions = {}): Adapter {
+  return {
+    name: 'qwen',
+    kind: 'model',
+    match: { models: ['qwen'] },
+    patchRequest(body, context) {
+      if (!options.thinking && !THINKING_ONLY.test(context.modelId)) body.enable_thinking = false
+      if (!MAX_OR_PLUS.test(context.modelId) && context.temperature === undefined && body.temperature === undefined) {
+        body.temperature = 1.0
+      }
+    },
+    fixResponse(response) {
+      return moveThinkBlock(response)
+    },
+    classifyError(error, context) {
+      const text = context.bodyText
+      if (/data_inspection_failed|inappropriate content/i.test(text)) {
+        return reclassify('content_filter', "DashScope's content inspection rejected the conversation (data_inspection_failed). Rephrase it; retrying the same input does not help.", error, context)
+      }
+      if (/Range of input length|input length should be/i.test(text)) {
+        return reclassify('context_length', "The prompt is longer than the model's context window (DashScope: \"Range of input length\"). Shorten the history or pick a model with a larger window.", error, context)
+      }
+      if (/Arrearage|overdue-payment/i.test(text)) {
+        return reclassify('quota_exceeded', 'The Alibaba Cloud account is in arrears (Arrearage). Top it up; retrying does not help.', error, context)
+      }
+      return undefined
+    },
+  }
+}
+
+/**
+ * A Qwen3 that thinks despite `enable_thinking: false` (a server that ignores the flag, or a chat
+ * template that opens `<think>` itself) writes its reasoning into `content`. Moving that block into
+ * `reasoning_content` leaves the answer where the repair layer looks for it, and keeps a call drafted
+ * inside the reasoning a draft.
+ */
+function moveThinkBlock(response: ChatResponse): ChatResponse {
+  const choice = response.choices[0]
+  const message = choice?.message
+  if (!choice || typeof message !== 'object' || message === null || typeof message.content !== 'string') return response
+  let content = message.content
+  const reasoning: string[] = typeof message.reasoning_content === 'string' && message.reasoning_content.trim() ? [message.reasoning_content.trim()] : []
+  // Every leading block, so a second pass finds nothing left to move.
+  for (let found = THINK_BLOCK.exec(content); found; found = THINK_BLOCK.exec(content)) {
+    const text = (found[1] ?? found[2] ?? '').trim()
+    if (text) reasoning.push(text)
+    content = content.slice(found[0].length)
+  }
+  if (content === message.content) return response
+  return {
+    ...response,
+    choices: [{ ...choice, message: { ...message, content, reasoning_content: reasoning.join('\n\n') } }, ...response.choices.slice(1)],
+  }
+}
+
+function reclassify(type: InvokeErrorType, explanation: string, error: InvokeError, context: ErrorContext): InvokeError {
+  return new InvokeError(type, `[qwen] ${explanation} (${error.message.replace(/^\[wildcall\] /, '')})`, {
+    status: context.status,
+    rawResponse: error.rawResponse,
+    cause: error,
+  })
+}
