@@ -1,0 +1,290 @@
+import { createClient, isInvokeError, normalizeModelName, openaiAdapter, type Adapter, type AdapterContext, type ChatRequest, type InvokeResult } from '@wildcall/sdk'
+import { buildRequest } from '@wildcall/sdk/internal'
+import { createAllAdapters } from './all-adapters'
+import { createBrowserAgentTools, createDoctorMessages, MACRO_TOOL_NAME } from './browser-actions'
+import { UsageError, type CliIo } from './cli-io'
+import { diffJson, formatChanges, type JsonChange } from './diff-json'
+import { ExitCode } from './exit-code'
+import { parseCommandArguments } from './parse-command-arguments'
+import { indent, redactText, describeAction } from './format-output'
+
+export const DOCTOR_HELP = `Usage: wildcall doctor --base-url URL --model NAME [options]
+
+Sends ONE real macro-tool request (a browser agent's first step on a tiny page) through every
+wildcall adapter, and reports what happened:
+  - which adapters matched, and what each changed in the request (a diff)
+  - the HTTP status and timing, and the raw response (API key redacted)
+  - the repairs applied to reach a valid call
+  - the classified error, if any, and whether a retry can help
+  - a verdict
+
+Options:
+  --base-url URL      OpenAI-compatible base URL, e.g. https://api.deepseek.com/v1 (env WILDCALL_BASE_URL)
+  --model NAME        model name as the provider spells it (env WILDCALL_MODEL)
+  --api-key KEY       API key (env WILDCALL_API_KEY; prefer the env: flags end up in shell history)
+  --timeout-ms MS     give up on the request after MS milliseconds (default 60000)
+  --json              print one JSON report on stdout (progress still goes to stderr)
+  -q, --quiet         no progress on stderr
+  -h, --help          show this help
+
+Exit codes: 0 works (clean or repaired) · 1 fails, retrying will not help · 2 usage error ·
+3 transient failure, a retry may help.
+`
+
+/** The four kinds of outcome a doctor run can have. */
+export type DoctorOutcome = 'clean' | 'repaired' | 'error_retryable' | 'error_final'
+
+/** What `wildcall doctor --json` prints. */
+export interface DoctorReport {
+  baseURL: string
+  model: string
+  /** Adapters that matched, in patch order (the default `openai` last). */
+  adapters: string[]
+  /** What each matched adapter changed in the request, replayed one by one. */
+  patches: Array<{ adapter: string; changes: JsonChange[] }>
+  /** The body wildcall built, compared with the body it sent (after every adapter). */
+  requestDiff: JsonChange[]
+  /** The body sent (API key redacted). */
+  request?: ChatRequest
+  http?: { status: number; durationMs: number; bodyBytes: number; contentType: string | null }
+  /** The response body as received, API key redacted. */
+  rawResponse?: string
+  outcome: DoctorOutcome
+  fixes: string[]
+  toolCall?: { name: string; args: unknown }
+  error?: { type: string; message: string; retryable: boolean; status?: number; retryAfterMs?: number }
+  verdict: string
+  durationMs: number
+}
+
+const EXIT_BY_OUTCOME: Record<DoctorOutcome, number> = {
+  clean: ExitCode.ok,
+  repaired: ExitCode.ok,
+  error_retryable: ExitCode.transient,
+  error_final: ExitCode.failure,
+}
+
+/** `wildcall doctor`: one real request, explained. Resolves with the exit code. */
+export async function runDoctor(args: string[], io: CliIo): Promise<number> {
+  const { values } = parseCommandArguments('doctor', args, {
+    'base-url': { type: 'string' },
+    model: { type: 'string' },
+    'api-key': { type: 'string' },
+    'timeout-ms': { type: 'string' },
+    json: { type: 'boolean' },
+    quiet: { type: 'boolean', short: 'q' },
+    help: { type: 'boolean', short: 'h' },
+  })
+  if (values.help) {
+    io.stdout(DOCTOR_HELP)
+    return ExitCode.ok
+  }
+  const baseURL = values['base-url'] ?? io.env.WILDCALL_BASE_URL
+  const model = values.model ?? io.env.WILDCALL_MODEL
+  const apiKey = values['api-key'] ?? io.env.WILDCALL_API_KEY
+  if (!baseURL) throw new UsageError('doctor: --base-url is required (or set WILDCALL_BASE_URL), e.g. --base-url https://api.openai.com/v1')
+  if (!model) throw new UsageError('doctor: --model is required (or set WILDCALL_MODEL), e.g. --model gpt-4.1-mini')
+  const timeoutMs = values['timeout-ms'] === undefined ? 60_000 : Number(values['timeout-ms'])
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new UsageError(`doctor: --timeout-ms must be a whole number of milliseconds > 0 (got "${values['timeout-ms']}")`)
+  const progress = values.quiet ? () => {} : (text: string) => io.stderr(`${text}\n`)
+
+  const report = await diagnose({ baseURL, model, apiKey, timeoutMs, progress })
+  io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatDoctorReport(report))
+  return EXIT_BY_OUTCOME[report.outcome]
+}
+
+interface DiagnoseInput {
+  baseURL: string
+  model: string
+  apiKey: string | undefined
+  timeoutMs: number
+  progress: (text: string) => void
+}
+
+async function diagnose({ baseURL, model, apiKey, timeoutMs, progress }: DiagnoseInput): Promise<DoctorReport> {
+  const tools = createBrowserAgentTools()
+  const messages = createDoctorMessages()
+  const adapters = createAllAdapters()
+  let http: DoctorReport['http']
+  let rawResponse: string | undefined
+  let sent: ChatRequest | undefined
+
+  // Our own fetch around the real one: it sees the status, timing and body exactly as they arrive,
+  // before the SDK classifies or repairs anything.
+  const customFetch: typeof fetch = async (input, init) => {
+    const startedAt = performance.now()
+    const ticker = setInterval(() => progress(`… still waiting for ${model} (${Math.round((performance.now() - startedAt) / 1000)} s)`), 5000)
+    ticker.unref?.()
+    try {
+      const response = await fetch(input, init)
+      const text = await response.clone().text().catch(() => undefined)
+      const durationMs = Math.round(performance.now() - startedAt)
+      rawResponse = text === undefined ? undefined : redactText(text, apiKey)
+      http = { status: response.status, durationMs, bodyBytes: text === undefined ? 0 : new TextEncoder().encode(text).length, contentType: response.headers.get('content-type') }
+      progress(`← HTTP ${response.status} after ${durationMs} ms`)
+      return response
+    } finally {
+      clearInterval(ticker)
+    }
+  }
+
+  let client: ReturnType<typeof createClient>
+  try {
+    client = createClient({ baseURL, model, ...(apiKey ? { apiKey } : {}), maxRetries: 0, timeoutMs, adapters, customFetch })
+  } catch (error) {
+    // A config error here is how the command was called (a malformed URL, …): a usage error.
+    if (isInvokeError(error) && error.type === 'config_error') throw new UsageError(`doctor: ${error.message}`)
+    throw error
+  }
+  client.events.on('request', ({ url, body }) => {
+    sent = body
+    progress(`→ POST ${url} (model ${model}, adapters: ${client.adapters.join(', ')})`)
+  })
+
+  const unpatched = buildRequest({ model, messages, tools, toolChoiceName: MACRO_TOOL_NAME })
+  const patches = replayPatches(unpatched, [...adapters, openaiAdapter()], client.adapters, { baseURL, model, tools })
+
+  const startedAt = performance.now()
+  let result: InvokeResult | undefined
+  let failure: unknown
+  try {
+    result = await client.invoke(messages, tools, { toolChoiceName: MACRO_TOOL_NAME })
+  } catch (error) {
+    failure = error
+  }
+  const durationMs = Math.round(performance.now() - startedAt)
+  if (failure !== undefined && !isInvokeError(failure)) throw failure
+
+  const base = {
+    baseURL,
+    model,
+    adapters: [...client.adapters],
+    patches,
+    requestDiff: sent ? diffJson(JSON.parse(redactText(JSON.stringify(unpatched), apiKey)), sent) : [],
+    ...(sent ? { request: sent } : {}),
+    ...(http ? { http } : {}),
+    ...(rawResponse !== undefined ? { rawResponse } : {}),
+    durationMs,
+  }
+  if (result) {
+    const outcome: DoctorOutcome = result.fixes.length === 0 ? 'clean' : 'repaired'
+    const action = describeAction(result.toolCall.args)
+    return {
+      ...base,
+      outcome,
+      fixes: result.fixes,
+      toolCall: { name: result.toolCall.name, args: result.toolCall.args },
+      verdict:
+        outcome === 'clean'
+          ? `WORKS: ${model} answered with a valid ${result.toolCall.name} call (${action}) and needed no repair.`
+          : `WORKS WITH REPAIRS: ${model}'s call (${action}) was valid only after ${result.fixes.length} repair(s): ${result.fixes.join(', ')}. wildcall applies them for you on every step.`,
+    }
+  }
+  const error = failure as import('@wildcall/sdk').InvokeError
+  const outcome: DoctorOutcome = error.retryable ? 'error_retryable' : 'error_final'
+  const wait = error.retryAfterMs !== undefined ? ` The server asks to wait ${(error.retryAfterMs / 1000).toFixed(1)} s.` : ''
+  return {
+    ...base,
+    outcome,
+    fixes: [],
+    error: {
+      type: error.type,
+      message: redactText(error.message, apiKey),
+      retryable: error.retryable,
+      ...(error.status !== undefined ? { status: error.status } : {}),
+      ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
+    },
+    verdict:
+      outcome === 'error_retryable'
+        ? `TRANSIENT FAILURE: ${error.type} — a retry may help (the SDK retries this type by itself).${wait}`
+        : `FAILS: ${error.type} — retrying will not help. ${redactText(error.message, apiKey)}`,
+  }
+}
+
+/**
+ * Applies each matched adapter's `patchRequest` in the client's order to a copy of the built body,
+ * to say which adapter changed what. The real sent body stays the reference (`requestDiff`).
+ */
+function replayPatches(
+  unpatched: ChatRequest,
+  available: Adapter[],
+  order: readonly string[],
+  { baseURL, model, tools }: { baseURL: string; model: string; tools: AdapterContext['tools'] },
+): DoctorReport['patches'] {
+  const trimmed = baseURL.trim().replace(/\/+$/, '')
+  const context: AdapterContext = {
+    model,
+    modelId: normalizeModelName(model),
+    baseURL: trimmed,
+    host: new URL(trimmed).host.toLowerCase(),
+    adapters: order,
+    tools,
+    stream: false,
+    toolChoiceName: MACRO_TOOL_NAME,
+  }
+  let body = structuredClone(unpatched)
+  const patches: DoctorReport['patches'] = []
+  for (const name of order) {
+    const adapter = available.find((candidate) => candidate.name === name)
+    if (!adapter?.patchRequest) {
+      patches.push({ adapter: name, changes: [] })
+      continue
+    }
+    const before = structuredClone(body)
+    try {
+      body = adapter.patchRequest(structuredClone(body), context) ?? body
+    } catch {
+      // The real invoke reports a throwing hook as a config_error: nothing to attribute here.
+      patches.push({ adapter: name, changes: [] })
+      continue
+    }
+    patches.push({ adapter: name, changes: diffJson(before, body) })
+  }
+  return patches
+}
+
+/** The human-readable report. */
+export function formatDoctorReport(report: DoctorReport): string {
+  const lines: string[] = []
+  lines.push(`wildcall doctor — ${report.baseURL} · model ${report.model}`, '')
+  lines.push(`Adapters matched (patch order): ${report.adapters.join(', ')}`)
+  for (const patch of report.patches) {
+    lines.push(patch.changes.length === 0 ? `  ${patch.adapter}: no change` : `  ${patch.adapter}: ${patch.changes.length} change(s)`)
+    lines.push(...formatChanges(patch.changes).map((line) => `      ${line}`))
+  }
+  lines.push('', `Request diff (built by wildcall → sent after adapters): ${report.requestDiff.length === 0 ? 'no change' : `${report.requestDiff.length} change(s)`}`)
+  lines.push(...formatChanges(report.requestDiff).map((line) => `  ${line}`))
+  lines.push('')
+  if (report.http) {
+    lines.push(`HTTP: ${report.http.status} in ${report.http.durationMs} ms, ${report.http.bodyBytes} bytes${report.http.contentType ? ` (${report.http.contentType})` : ''}`)
+  } else {
+    lines.push('HTTP: no response')
+  }
+  if (report.rawResponse !== undefined) {
+    lines.push('Raw response (API key redacted):')
+    lines.push(indent(prettyBody(report.rawResponse), '  '))
+  }
+  lines.push('')
+  lines.push(`Repairs applied: ${report.fixes.length === 0 ? 'none' : report.fixes.join(', ')}`)
+  if (report.toolCall) lines.push(`Tool call: ${report.toolCall.name} → ${describeAction(report.toolCall.args)}`)
+  if (report.error) {
+    const { error } = report
+    lines.push(`Error: ${error.type}${error.status !== undefined ? ` (HTTP ${error.status})` : ''}`)
+    lines.push(`  retry can help: ${error.retryable ? 'yes' : 'no'}${error.retryAfterMs !== undefined ? ` (after ${(error.retryAfterMs / 1000).toFixed(1)} s)` : ''}`)
+    lines.push(`  ${error.message}`)
+  }
+  lines.push('', `Verdict: ${report.verdict}`, '')
+  return lines.join('\n')
+}
+
+const MAX_BODY_CHARS = 4000
+
+function prettyBody(text: string): string {
+  let pretty = text
+  try {
+    pretty = JSON.stringify(JSON.parse(text), null, 2)
+  } catch {
+    // Not JSON (an HTML error page, …): shown as received.
+  }
+  return pretty.length > MAX_BODY_CHARS ? `${pretty.slice(0, MAX_BODY_CHARS)}\n… (${pretty.length - MAX_BODY_CHARS} more characters; use --json for all of it)` : pretty
+}

@@ -1,0 +1,168 @@
+import { readFile } from 'node:fs/promises'
+import { createClient, isInvokeError, type InvokeResult, type ToolSet } from '@wildcall/sdk'
+import { createAllAdapters } from './all-adapters'
+import { createBrowserAgentTools, createDoctorMessages, MACRO_TOOL_NAME } from './browser-actions'
+import { UsageError, type CliIo } from './cli-io'
+import { ExitCode } from './exit-code'
+import { describeAction, describeReflection } from './format-output'
+import { loadTools } from './load-tools'
+import { parseCommandArguments } from './parse-command-arguments'
+
+export const REPAIR_HELP = `Usage: wildcall repair FILE|- [options]
+
+Runs wildcall's response handling (finish classification, the matching adapters' fixes, the repair
+layer, schema validation) on a SAVED response, offline, and prints the action and the fix codes.
+For bug reports ("this is what the model sent") and for adapter authors.
+
+FILE (or - for stdin) holds one of:
+  - a whole chat-completions response (JSON with "choices"), or an error body ({"error": …})
+  - just the assistant message (JSON with "content" and/or "tool_calls")
+  - the model's raw text (anything that is not JSON is treated as the message content)
+
+Options:
+  --tools FILE        the tool set: an OpenAI "tools" array, a request body with "tools" (e.g.
+                      "request" of \`wildcall doctor --json\`), or { name: { description, parameters } }
+                      with JSON Schema parameters. A macro tool's schema is unpacked into a macro tool.
+                      Default: the built-in AgentOutput macro tool with 8 browser actions.
+  --tool-choice NAME  the tool the request named in tool_choice (default: AgentOutput with the default
+                      tools, or the only tool of --tools)
+  --model NAME        run the adapters matching this model too (default: only the default adapter)
+  --base-url URL      run the provider adapters matching this host too (e.g. https://openrouter.ai/api/v1)
+  --json              print one JSON result on stdout
+  -h, --help          show this help
+
+Exit codes: 0 a valid call (clean or repaired) · 1 unrepairable (the error type is printed) ·
+2 usage error (missing or unreadable file, bad --tools).
+`
+
+const OFFLINE_BASE_URL = 'http://offline.invalid/v1'
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** What `wildcall repair --json` prints. */
+export interface RepairReport {
+  ok: boolean
+  /** What the input was recognised as. */
+  input: 'response' | 'message' | 'text'
+  adapters: string[]
+  fixes: string[]
+  toolCall?: { name: string; args: unknown }
+  action?: string
+  error?: { type: string; message: string; retryable: boolean }
+}
+
+/** `wildcall repair`: the repair layer on a saved response. Resolves with the exit code. */
+export async function runRepair(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArguments('repair', args, {
+    tools: { type: 'string' },
+    'tool-choice': { type: 'string' },
+    model: { type: 'string' },
+    'base-url': { type: 'string' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  })
+  if (values.help) {
+    io.stdout(REPAIR_HELP)
+    return ExitCode.ok
+  }
+  if (positionals.length !== 1) throw new UsageError('repair: give exactly one FILE, or - to read standard input.')
+  const file = positionals[0]!
+  const text = file === '-' ? await io.readStdin() : await readInputFile(file)
+  const { body, input } = toResponseBody(text)
+
+  let tools: ToolSet
+  let toolChoiceName: string | undefined
+  if (values.tools) {
+    tools = loadTools(parseJsonFile(await readInputFile(values.tools), values.tools), values.tools)
+    const names = Object.keys(tools)
+    toolChoiceName = values['tool-choice'] ?? (names.length === 1 ? names[0] : undefined)
+  } else {
+    tools = createBrowserAgentTools()
+    toolChoiceName = values['tool-choice'] ?? MACRO_TOOL_NAME
+  }
+  if (toolChoiceName !== undefined && !Object.prototype.hasOwnProperty.call(tools, toolChoiceName)) {
+    throw new UsageError(`repair: --tool-choice "${toolChoiceName}" is not one of the tools (${Object.keys(tools).join(', ')}).`)
+  }
+
+  // The saved body is served to the real invoke pipeline by a fetch that never touches the network,
+  // so the result is exactly what the SDK would have returned for that response.
+  const client = createClient({
+    baseURL: values['base-url'] ?? OFFLINE_BASE_URL,
+    model: values.model ?? 'unknown-model',
+    maxRetries: 0,
+    adapters: createAllAdapters(),
+    customFetch: async () => new Response(body, { status: 200, headers: { 'content-type': 'application/json' } }),
+  })
+  let result: InvokeResult | undefined
+  let report: RepairReport
+  try {
+    result = await client.invoke(createDoctorMessages(), tools, toolChoiceName === undefined ? {} : { toolChoiceName })
+    report = {
+      ok: true,
+      input,
+      adapters: result.adapters,
+      fixes: result.fixes,
+      toolCall: { name: result.toolCall.name, args: result.toolCall.args },
+      action: describeAction(result.toolCall.args),
+    }
+  } catch (error) {
+    if (!isInvokeError(error)) throw error
+    report = { ok: false, input, adapters: [...client.adapters], fixes: [], error: { type: error.type, message: error.message, retryable: error.retryable } }
+  }
+  io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatRepairReport(report))
+  return report.ok ? ExitCode.ok : ExitCode.failure
+}
+
+async function readInputFile(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8')
+  } catch (error) {
+    const code = (error as { code?: string }).code
+    throw new UsageError(`cannot read ${file}${code ? ` (${code})` : ''}.`)
+  }
+}
+
+function parseJsonFile(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw new UsageError(`repair: ${file} is not JSON.`)
+  }
+}
+
+/** A chat-completions body for whatever was saved: a response as is, a message or raw text wrapped. */
+function toResponseBody(text: string): { body: string; input: RepairReport['input'] } {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    return { body: wrapMessage({ role: 'assistant', content: text }), input: 'text' }
+  }
+  const first = Array.isArray(parsed) ? parsed[0] : parsed
+  if (isObject(first) && ('choices' in first || 'error' in first)) return { body: text, input: 'response' }
+  if (isObject(parsed) && isObject(parsed.message)) return { body: JSON.stringify({ choices: [{ index: 0, ...parsed }] }), input: 'message' }
+  if (isObject(parsed) && ('content' in parsed || 'tool_calls' in parsed || 'function_call' in parsed || 'role' in parsed)) {
+    return { body: wrapMessage(parsed), input: 'message' }
+  }
+  // Any other JSON (a bare call object, an array of calls) is what a model wrote as its content.
+  return { body: wrapMessage({ role: 'assistant', content: text }), input: 'text' }
+}
+
+function wrapMessage(message: Record<string, unknown>): string {
+  return JSON.stringify({ object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: null }] })
+}
+
+/** The human-readable result. */
+export function formatRepairReport(report: RepairReport): string {
+  const lines = [`Input: ${report.input === 'response' ? 'a chat-completions response' : report.input === 'message' ? 'an assistant message' : 'raw model text'}`]
+  lines.push(`Adapters: ${report.adapters.join(', ')}`)
+  if (report.ok && report.toolCall) {
+    lines.push(`Tool call: ${report.toolCall.name}`)
+    for (const [key, value] of describeReflection(report.toolCall.args)) lines.push(`  ${key}: ${value}`)
+    lines.push(`Action: ${report.action}`)
+    lines.push(`Fixes: ${report.fixes.length === 0 ? 'none (the response was already valid)' : report.fixes.join(', ')}`)
+  } else if (report.error) {
+    lines.push(`Unrepairable: ${report.error.type} (retrying the model ${report.error.retryable ? 'may help' : 'will not help'})`)
+    lines.push(`  ${report.error.message}`)
+  }
+  return `${lines.join('\n')}\n`
+}

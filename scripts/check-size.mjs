@@ -1,0 +1,105 @@
+#!/usr/bin/env node
+// Size budget of what a browser user downloads, checked in CI.
+//
+// - `@wildcall/sdk`: everything its root entry exports, bundled for the browser, minified, zod
+//   external — at most 12 kB gzip, and no `node:` (or bare Node built-in) import may be reached.
+// - each `@wildcall/adapter-*`: bundled the same way with the SDK and zod external — at most 1 kB gzip.
+//
+// Sources are bundled (esbuild compiles TypeScript the way tsup does), so the figure never comes
+// from a stale `dist`. Usage: `node scripts/check-size.mjs [--json]`. Exit code 0 when every
+// package is within budget, 1 otherwise.
+import { builtinModules } from 'node:module'
+import { existsSync, readdirSync } from 'node:fs'
+import { dirname, join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { gzipSync } from 'node:zlib'
+import { build } from 'esbuild'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const KB = 1000
+const SDK_BUDGET = 12 * KB
+const ADAPTER_BUDGET = 1 * KB
+const nodeBuiltins = new Set(builtinModules)
+
+/** Bundles one entry for the browser and returns its sizes and the Node built-ins it reached. */
+async function measure(name, entry, external, budget) {
+  const nodeImports = new Set()
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    external,
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    plugins: [
+      {
+        // A Node built-in must never be part of the browser bundle: record it instead of failing
+        // the build, so the report names every offender at once.
+        name: 'record-node-imports',
+        setup(builder) {
+          builder.onResolve({ filter: /.*/ }, (args) => {
+            const bare = args.path.replace(/^node:/, '').split('/')[0]
+            if (args.path.startsWith('node:') || nodeBuiltins.has(bare)) {
+              nodeImports.add(`${args.path} (from ${relative(root, args.importer)})`)
+              return { path: args.path, external: true }
+            }
+            return undefined
+          })
+        },
+      },
+    ],
+  })
+  const code = result.outputFiles[0].contents
+  const gzip = gzipSync(code, { level: 9 }).length
+  const inputs = Object.values(result.metafile.outputs)[0].inputs
+  const largest = Object.entries(inputs)
+    .map(([file, info]) => ({ file: relative(root, join(root, file)), bytes: info.bytesInOutput }))
+    .sort((a, b) => b.bytes - a.bytes)
+    .slice(0, 5)
+  const problems = []
+  if (gzip > budget) problems.push(`${gzip} B gzip is over the budget of ${budget} B`)
+  if (nodeImports.size > 0) problems.push(`imports Node built-ins: ${[...nodeImports].join(', ')}`)
+  return { name, minified: code.length, gzip, budget, ok: problems.length === 0, problems, largest }
+}
+
+async function checkSizes() {
+  const reports = []
+  const sdkEntry = join(root, 'packages/sdk/src/index.ts')
+  reports.push(await measure('@wildcall/sdk', sdkEntry, ['zod', 'zod/*'], SDK_BUDGET))
+  const adapterDirs = readdirSync(join(root, 'packages'))
+    .filter((dir) => dir.startsWith('adapter-'))
+    .sort()
+  for (const dir of adapterDirs) {
+    const name = `@wildcall/${dir}`
+    const entry = join(root, 'packages', dir, 'src/index.ts')
+    if (!existsSync(entry)) {
+      reports.push({ name, minified: 0, gzip: 0, budget: ADAPTER_BUDGET, ok: false, problems: [`has no ${relative(root, entry)}`], largest: [] })
+      continue
+    }
+    reports.push(await measure(name, entry, ['@wildcall/sdk', '@wildcall/sdk/*', 'zod', 'zod/*'], ADAPTER_BUDGET))
+  }
+  return reports
+}
+
+const reports = await checkSizes()
+const ok = reports.every((report) => report.ok)
+if (process.argv.includes('--json')) {
+  console.log(JSON.stringify({ ok, packages: reports }, null, 2))
+} else {
+  const width = Math.max(...reports.map((report) => report.name.length))
+  console.log(`${'package'.padEnd(width)}  minified   gzip  budget`)
+  for (const report of reports) {
+    const line = `${report.name.padEnd(width)}  ${String(report.minified).padStart(8)}  ${String(report.gzip).padStart(5)}  ${String(report.budget).padStart(6)}  ${report.ok ? 'ok' : 'FAIL'}`
+    console.log(line)
+    for (const problem of report.problems) console.log(`  ✗ ${problem}`)
+    if (!report.ok && report.largest.length > 0) {
+      console.log(`    largest inputs: ${report.largest.map((input) => `${input.file} ${input.bytes} B`).join(', ')}`)
+    }
+  }
+  console.log(ok ? 'size budget: ok' : 'size budget: FAILED')
+}
+process.exit(ok ? 0 : 1)

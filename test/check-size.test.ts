@@ -1,0 +1,46 @@
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+
+interface SizeReport {
+  name: string
+  minified: number
+  gzip: number
+  budget: number
+  ok: boolean
+  problems: string[]
+}
+
+describe('scripts/check-size.mjs', () => {
+  const run = spawnSync(process.execPath, ['scripts/check-size.mjs', '--json'], { cwd: root, encoding: 'utf8', timeout: 60_000 })
+  const report = JSON.parse(run.stdout) as { ok: boolean; packages: SizeReport[] }
+  const byName = new Map(report.packages.map((entry) => [entry.name, entry]))
+
+  it('should bundle @wildcall/sdk for the browser with no Node built-in import', () => {
+    const sdk = byName.get('@wildcall/sdk')!
+    expect(sdk.problems.filter((problem) => problem.includes('Node built-ins'))).toEqual([])
+    expect(sdk.minified).toBeGreaterThan(1000)
+  })
+
+  it('should keep @wildcall/sdk within 12 kB gzip', () => {
+    const sdk = byName.get('@wildcall/sdk')!
+    expect(sdk.gzip, sdk.problems.join('; ')).toBeLessThanOrEqual(12_000)
+  })
+
+  it('should measure all ten adapters and keep each within 1 kB gzip', () => {
+    const adapters = report.packages.filter((entry) => entry.name.startsWith('@wildcall/adapter-'))
+    expect(adapters.map((entry) => entry.name)).toHaveLength(10)
+    for (const adapter of adapters) {
+      expect(adapter.problems, adapter.name).toEqual([])
+      expect(adapter.gzip, adapter.name).toBeGreaterThan(0)
+      expect(adapter.gzip, adapter.name).toBeLessThanOrEqual(1_000)
+    }
+  })
+
+  it('should exit 0 exactly when every package is within budget', () => {
+    expect(run.status).toBe(report.packages.every((entry) => entry.ok) ? 0 : 1)
+    expect(report.ok).toBe(true)
+  })
+})
