@@ -36,7 +36,8 @@ export interface RetryHooks {
 
 /** The delay before retry number `retry` (1-based), or `undefined` when the error's server delay is too long. */
 export function computeDelay(error: InvokeError, retry: number, options: ResolvedRetryOptions, random: () => number = Math.random): number | undefined {
-  if (error.retryAfterMs !== undefined) {
+  // A server-given delay is honoured as is (no jitter); an adapter's NaN falls back to backoff.
+  if (error.retryAfterMs !== undefined && !Number.isNaN(error.retryAfterMs)) {
     return error.retryAfterMs > options.maxRetryAfterMs ? undefined : Math.max(0, error.retryAfterMs)
   }
   const raw = Math.min(options.maxDelayMs, options.baseDelayMs * options.factor ** (retry - 1))
@@ -54,11 +55,14 @@ export async function withRetry<T>(attempt: (attemptNumber: number) => Promise<T
     try {
       return await attempt(number)
     } catch (caught) {
+      // The caller's abort wins over whatever the attempt threw while it was being torn down.
+      if (hooks.signal?.aborted) throw abortReason(hooks.signal)
       if (isAbortError(caught) || !isInvokeError(caught)) throw caught
       const error = caught
       const delay = error.retryable && number < maxAttempts ? computeDelay(error, number, options, hooks.random) : undefined
       if (delay === undefined) {
-        if (errors.length > 0) (error as { attempts: InvokeError[] }).attempts = [...errors, ...error.attempts]
+        // An attempt may rethrow the same error object (a tool that throws a stored error): never list an error in its own attempts.
+        if (errors.length > 0) (error as { attempts: InvokeError[] }).attempts = [...errors.filter((earlier) => earlier !== error), ...error.attempts]
         throw error
       }
       errors.push(error)
