@@ -1,0 +1,260 @@
+import { jsonrepair } from 'jsonrepair'
+import { closesSingleQuotedString, opensSingleQuotedString } from './scan-json'
+
+/** Deepest nesting accepted from model text; deeper values are refused rather than parsed. */
+export const MAX_JSON_DEPTH = 64
+
+export interface LenientJsonResult {
+  value: unknown
+  /** Repair codes: `lenient-json`, `python-literals`, `stripped-special-tokens`, `json-prefix`. */
+  fixes: string[]
+}
+
+// Special tokens a template or server can glue to either end of a JSON body: `<|call|>`,
+// `<|endoftext|>`, `<｜end▁of▁sentence｜>`, `</s>`, `<eos>`, `[/TOOL_CALLS]`.
+const TRAILING_TOKEN = /(?:<\|[^|<>\s]{1,48}\|>?|<｜[^｜<>]{1,48}｜>?|<\/s>|<\/?eos>|<end_of_turn>|<\/?eot>|\[\/?[A-Z][A-Z0-9_]{1,30}\])\s*$/
+const LEADING_TOKEN = /^(?:<\|[^|<>\s]{1,48}\|>?|<｜[^｜<>]{1,48}｜>?|<s>|<bos>|\[[A-Z][A-Z0-9_]{1,30}\])\s*/
+// A fence marker or a bare `json` word that leaked in front of the value.
+const LEADING_PREFIX = /^(?:(?:```|~~~)[ \t]*(?:json5?|javascript|js|python|py)?[ \t]*\r?\n?|(?:json|JSON)[ \t]*(?:\r?\n|(?=[{["'])))/
+const TRAILING_FENCE = /\r?\n?[ \t]*(?:```|~~~)\s*$/
+
+function stripEdges(text: string, fixes: string[]): string {
+  let body = text.trim()
+  for (let round = 0; round < 8; round++) {
+    const before = body
+    const leading = LEADING_TOKEN.exec(body)
+    if (leading) {
+      body = body.slice(leading[0].length)
+      pushOnce(fixes, 'stripped-special-tokens')
+    }
+    const trailing = TRAILING_TOKEN.exec(body.length > 256 ? body.slice(-256) : body)
+    if (trailing) {
+      body = body.slice(0, body.length - trailing[0].length).trimEnd()
+      pushOnce(fixes, 'stripped-special-tokens')
+    }
+    const prefix = LEADING_PREFIX.exec(body)
+    if (prefix && prefix[0].length > 0) {
+      body = body.slice(prefix[0].length).trimStart()
+      pushOnce(fixes, 'json-prefix')
+      const fence = TRAILING_FENCE.exec(body.length > 64 ? body.slice(-64) : body)
+      if (fence) body = body.slice(0, body.length - fence[0].length)
+    }
+    if (body === before) break
+  }
+  return body
+}
+
+function pushOnce(fixes: string[], code: string) {
+  if (!fixes.includes(code)) fixes.push(code)
+}
+
+interface Measure {
+  truncated: boolean
+  depth: number
+}
+
+/** One pass: is an object, array or string left open, and how deep does the nesting go. */
+function measureJson(text: string): Measure {
+  const stack: number[] = []
+  let braces = 0
+  let brackets = 0
+  let depth = 0
+  let inString = 0
+  const length = text.length
+  for (let index = 0; index < length; index++) {
+    const code = text.charCodeAt(index)
+    if (inString !== 0) {
+      if (code === 92) index++
+      else if (code === inString && (inString === 34 || closesSingleQuotedString(text, index, length))) inString = 0
+      continue
+    }
+    if (code === 34) inString = 34
+    else if (code === 39 && opensSingleQuotedString(text, index)) inString = 39
+    else if (code === 123 || code === 91) {
+      stack.push(code)
+      if (code === 123) braces++
+      else brackets++
+      if (stack.length > depth) depth = stack.length
+    } else if (code === 125 || code === 93) {
+      const want = code === 125 ? 123 : 91
+      // A stray closer is malformed, not truncated; counts keep the search linear.
+      if ((want === 123 ? braces : brackets) > 0) {
+        for (;;) {
+          const popped = stack.pop()!
+          if (popped === 123) braces--
+          else brackets--
+          if (popped === want) break
+        }
+      }
+    }
+  }
+  return { truncated: inString !== 0 || stack.length > 0, depth }
+}
+
+/**
+ * Whether `text` opens an object, array or string that it never closes — a cut-off generation.
+ * Special tokens and fences around the value are ignored; stray extra closers are not truncation.
+ *
+ * @example
+ * ```ts
+ * isTruncatedJson('{"index": 3, "text": "hel') // true
+ * isTruncatedJson('{"index": 3}<|call|>')       // false
+ * ```
+ */
+export function isTruncatedJson(text: string): boolean {
+  return measureJson(stripEdges(text, [])).truncated
+}
+
+/**
+ * Rewrites Python-isms into JSON before the generic repair: single-quoted strings become
+ * double-quoted (an apostrophe inside a word never ends a string, so `'what's up'` survives) and
+ * `True`/`False`/`None` outside strings become `true`/`false`/`null`.
+ */
+function normalizePython(text: string): { text: string; changed: boolean } {
+  const length = text.length
+  let output = ''
+  let copiedUpTo = 0
+  let changed = false
+  let index = 0
+  while (index < length) {
+    const code = text.charCodeAt(index)
+    if (code === 34) {
+      // Skip a double-quoted string as is.
+      index++
+      while (index < length) {
+        const inner = text.charCodeAt(index)
+        if (inner === 92) index += 2
+        else if (inner === 34) break
+        else index++
+      }
+      index++
+      continue
+    }
+    if (code === 39 && opensSingleQuotedString(text, index)) {
+      let cursor = index + 1
+      let content = ''
+      let closed = -1
+      let segmentStart = cursor
+      while (cursor < length) {
+        const inner = text.charCodeAt(cursor)
+        if (inner === 92) {
+          if (text.charCodeAt(cursor + 1) === 39) {
+            content += text.slice(segmentStart, cursor) + "'"
+            cursor += 2
+            segmentStart = cursor
+            continue
+          }
+          cursor += 2
+          continue
+        }
+        if (inner === 34) {
+          content += text.slice(segmentStart, cursor) + '\\"'
+          cursor++
+          segmentStart = cursor
+          continue
+        }
+        if (inner === 39 && closesSingleQuotedString(text, cursor, length)) {
+          closed = cursor
+          break
+        }
+        cursor++
+      }
+      // No closing quote: leave the rest to the generic repair (and avoid rescanning it).
+      if (closed < 0) break
+      content += text.slice(segmentStart, closed)
+      output += text.slice(copiedUpTo, index) + '"' + content + '"'
+      copiedUpTo = closed + 1
+      index = closed + 1
+      changed = true
+      continue
+    }
+    if ((code === 84 || code === 70 || code === 78) && (index === 0 || !isWordCode(text.charCodeAt(index - 1)))) {
+      const word = text.startsWith('True', index) ? 'True' : text.startsWith('False', index) ? 'False' : text.startsWith('None', index) ? 'None' : ''
+      if (word && !isWordCode(text.charCodeAt(index + word.length))) {
+        output += text.slice(copiedUpTo, index) + (word === 'True' ? 'true' : word === 'False' ? 'false' : 'null')
+        index += word.length
+        copiedUpTo = index
+        changed = true
+        continue
+      }
+    }
+    index++
+  }
+  if (!changed) return { text, changed }
+  return { text: output + text.slice(copiedUpTo), changed }
+}
+
+const isWordCode = (code: number) => (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95
+
+function parseStrict(text: string): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(text) }
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Parses JSON the way models write it. Strict `JSON.parse` first; then strips special tokens and
+ * a leaked `json`/fence prefix, rewrites Python literals, and lets `jsonrepair` fix the rest
+ * (trailing commas, unquoted keys, raw newlines in strings …).
+ *
+ * Returns `undefined` for text that is not JSON-ish, nested deeper than 64 levels, or truncated —
+ * a cut-off value is never completed into something that could be executed.
+ * Objects come from `JSON.parse`, so a `__proto__` key stays an own property.
+ *
+ * @example
+ * ```ts
+ * parseLenientJson("{'text': 'what's up', 'submit': True,}")
+ * // { value: { text: "what's up", submit: true }, fixes: ['python-literals', 'lenient-json'] }
+ * parseLenientJson('{"text": "hel') // undefined (truncated)
+ * ```
+ */
+export function parseLenientJson(text: string): LenientJsonResult | undefined {
+  if (typeof text !== 'string') return undefined
+  const fixes: string[] = []
+  let body = text.trim()
+  if (body.length === 0) return undefined
+  const first = body.charCodeAt(0)
+  // Strict first: the common clean case costs one scan and one JSON.parse.
+  if (first === 123 || first === 91 || first === 34) {
+    const measure = measureJson(body)
+    if (measure.depth > MAX_JSON_DEPTH) return undefined
+    if (!measure.truncated) {
+      const strict = parseStrict(body)
+      if (strict) return { value: strict.value, fixes }
+    }
+  } else {
+    // A number or a literal: nothing can nest.
+    const strict = parseStrict(body)
+    if (strict) return { value: strict.value, fixes }
+  }
+
+  body = stripEdges(body, fixes)
+  if (body.length === 0) return undefined
+  const measure = measureJson(body)
+  if (measure.truncated || measure.depth > MAX_JSON_DEPTH) return undefined
+  if (fixes.length > 0) {
+    const strict = parseStrict(body)
+    if (strict) return { value: strict.value, fixes }
+  }
+
+  const python = normalizePython(body)
+  if (python.changed) {
+    pushOnce(fixes, 'python-literals')
+    body = python.text
+    const strict = parseStrict(body)
+    if (strict) return { value: strict.value, fixes }
+  }
+  const start = body.charCodeAt(0)
+  // Only values that start like JSON go to jsonrepair, which would otherwise turn prose into a string.
+  if (start !== 123 && start !== 91 && start !== 34) return undefined
+  try {
+    const repaired = jsonrepair(body)
+    const value: unknown = JSON.parse(repaired)
+    pushOnce(fixes, 'lenient-json')
+    return { value, fixes }
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,183 @@
+import type { JsonScanResult, TextRange } from './scan-json'
+
+/** Most calls or JSON candidates taken from one message; the rest of a flood is ignored. */
+export const MAX_CALLS = 64
+
+/** Deepest nesting the markup parsers build. */
+export const MAX_MARKUP_DEPTH = 64
+
+/**
+ * Sets an own, enumerable property even for `__proto__`, so a key from model text can never
+ * replace an object's prototype (plain assignment to `__proto__` would).
+ */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, configurable: true, writable: true })
+  else target[key] = value
+}
+
+/** A special token found in the text: `<|call|>`, `<｜tool▁sep｜>`, `[TOOL_CALLS]`, `<tool▁sep>`. */
+export interface SpecialToken {
+  start: number
+  end: number
+  /** Lower-case name with the delimiters removed and `▁` turned into `_`: `tool_sep`, `tool_calls`. */
+  name: string
+  /** The family the token's spelling points to (`deepseek`, `mistral`, `kimi`, `harmony` …). */
+  family: string
+}
+
+// <|…|> (the closing `>` is sometimes missing), <｜…｜> with full-width bars, [UPPER_CASE] bracket
+// tokens, and `▁`-spelled tokens whose bars a distilled model dropped. Every alternative is anchored
+// on its first character and bounded, so the scan stays linear.
+const SPECIAL_TOKEN = /<\|[^|<>\s]{1,48}\|>?|<｜[^｜<>\n]{1,48}｜>?|\[\/?[A-Z][A-Z0-9_]{1,30}\]|<\/?[^<>\s|｜]{0,40}▁[^<>\s]{0,40}>/g
+
+/** Finds every special token, in order. `<|"|>` (Gemma's string quote) is left to its parser. */
+export function findSpecialTokens(text: string): SpecialToken[] {
+  const tokens: SpecialToken[] = []
+  if (!text.includes('<') && !text.includes('[')) return tokens
+  for (const match of text.matchAll(SPECIAL_TOKEN)) {
+    const raw = match[0]
+    if (raw === '<|"|>') continue
+    const name = raw
+      .replace(/^<[|｜]?|[|｜]?>?$|^\[|\]$/g, '')
+      .replace(/▁/g, '_')
+      .toLowerCase()
+    tokens.push({ start: match.index, end: match.index + raw.length, name, family: familyOfToken(raw, name) })
+  }
+  return tokens
+}
+
+function familyOfToken(raw: string, name: string): string {
+  if (raw.includes('▁') || raw.includes('｜')) return 'deepseek'
+  if (raw.startsWith('[')) return 'mistral'
+  if (name.includes('argument_begin') || name.includes('section')) return 'kimi'
+  if (name === 'message' || name === 'constrain' || name === 'channel' || name === 'call' || name === 'start' || name === 'end') return 'harmony'
+  if (name === 'python_tag') return 'python-tag'
+  if (name.includes('python_start') || name.includes('tool_call_start')) return 'pythonic'
+  return 'special-token'
+}
+
+/** The ranges of `tokens`, for the JSON scanner to skip. */
+export function rangesOf(tokens: readonly SpecialToken[]): TextRange[] {
+  return tokens.map((token) => [token.start, token.end] as const)
+}
+
+const isNameCode = (code: number) =>
+  (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 45 || code === 46 || code === 36
+
+/** Reads a (dotted) identifier at `index`; returns its end, or `index` when there is none. */
+export function readName(text: string, index: number, limit = 128): number {
+  const first = text.charCodeAt(index)
+  if (!((first >= 65 && first <= 90) || (first >= 97 && first <= 122) || first === 95)) return index
+  let cursor = index + 1
+  const end = Math.min(text.length, index + limit)
+  while (cursor < end && isNameCode(text.charCodeAt(cursor))) cursor++
+  // A trailing dot or dash is punctuation, not part of the name.
+  while (cursor > index + 1 && (text.charCodeAt(cursor - 1) === 46 || text.charCodeAt(cursor - 1) === 45)) cursor--
+  return cursor
+}
+
+/**
+ * Strips the namespaces models put in front of a tool name (`functions.scroll`,
+ * `default_api.scroll`) and Kimi's call index suffix (`scroll:0`).
+ */
+export function cleanToolName(name: string): string {
+  return name
+    .trim()
+    .replace(/^(?:functions?|default_api|tools?)\./, '')
+    .replace(/:\d+$/, '')
+}
+
+export const isSpaceCode = (code: number) => code === 32 || code === 9 || code === 10 || code === 13
+
+export function skipSpaces(text: string, index: number, end = text.length): number {
+  while (index < end && isSpaceCode(text.charCodeAt(index))) index++
+  return index
+}
+
+/** Whether `[start, end)` overlaps any range in `ranges`. */
+export function overlapsAny(ranges: readonly TextRange[], start: number, end: number): boolean {
+  for (const [rangeStart, rangeEnd] of ranges) if (start < rangeEnd && rangeStart < end) return true
+  return false
+}
+
+export interface ExtractedCall {
+  /** The function name when the format carries one (markup, pythonic, Mistral …); undefined for a plain JSON value. */
+  name?: string
+  /**
+   * Parsed arguments, or — for a JSON value found in text (plain, or inside a Hermes-style wrapper
+   * or after a token such as `[TOOL_CALLS]`) — that value as is: envelopes such as
+   * `{name, arguments}` are left for the caller to unwrap.
+   */
+  args: unknown
+  /** Stable fix code of the format: `content-json` for JSON found in text, or `tool-markup:<family>`. */
+  format: string
+  /** Codes of repairs done while parsing (`lenient-json`, `python-literals`, `fenced` …). */
+  fixes: string[]
+  /** Offset in the text where the call starts; results are sorted by it. */
+  start: number
+}
+
+/** A call plus the text range it was read from. */
+export interface FoundCall {
+  call: ExtractedCall
+  end: number
+}
+
+/** What every markup recognizer gets: the text and the structure found in one pass over it. */
+export interface ExtractionContext {
+  text: string
+  names: ReadonlySet<string> | undefined
+  tokens: SpecialToken[]
+  scan: JsonScanResult
+  fences: Fence[]
+  /** Calls found so far, with their ranges; later recognizers skip text that is already claimed. */
+  found: FoundCall[]
+  truncated: boolean
+}
+
+export interface Fence {
+  start: number
+  /** Offset just after the closing marker (or the end of the text). */
+  end: number
+  /** The info string in lower case: `json`, `tool_code`, `python`, ``. */
+  language: string
+  bodyStart: number
+  bodyEnd: number
+}
+
+/** Claims `[call.start, end)` unless it overlaps a call found earlier. */
+export function addFound(context: ExtractionContext, call: ExtractedCall, end: number): boolean {
+  if (context.found.length >= MAX_CALLS) return false
+  if (context.found.some((found) => call.start < found.end && found.call.start < end)) return false
+  context.found.push({ call, end })
+  return true
+}
+
+/** The fence around `position`, if any. */
+export function fenceAround(context: ExtractionContext, position: number): Fence | undefined {
+  for (const fence of context.fences) if (position >= fence.bodyStart && position < fence.bodyEnd) return fence
+  return undefined
+}
+
+/** Pairs ``` (or ~~~) markers into fences, in one pass. */
+export function findFences(text: string): Fence[] {
+  const fences: Fence[] = []
+  let index = text.indexOf('```')
+  if (index < 0) index = text.indexOf('~~~')
+  while (index >= 0 && fences.length < MAX_CALLS * 4) {
+    const marker = text.slice(index, index + 3)
+    const lineEnd = text.indexOf('\n', index + 3)
+    const infoEnd = lineEnd < 0 ? text.length : lineEnd
+    const info = text.slice(index + 3, infoEnd)
+    // An opening marker's info string is one word; anything else means the body starts right away.
+    const language = /^[ \t]*([\w.+-]*)[ \t]*$/.exec(info)?.[1]?.toLowerCase() ?? ''
+    const bodyStart = /^[ \t]*[\w.+-]*[ \t]*$/.test(info) ? Math.min(text.length, infoEnd + 1) : index + 3
+    const close = text.indexOf(marker, bodyStart)
+    const bodyEnd = close < 0 ? text.length : close
+    const end = close < 0 ? text.length : close + 3
+    fences.push({ start: index, end, language, bodyStart, bodyEnd })
+    if (close < 0) break
+    index = text.indexOf(marker, end)
+  }
+  return fences
+}

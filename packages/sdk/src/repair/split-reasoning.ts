@@ -1,0 +1,101 @@
+export interface SplitReasoningResult {
+  /** The content outside every reasoning block, trimmed. */
+  answer: string
+  /** The text of the reasoning blocks, in order, joined by a blank line. */
+  reasoning: string
+  /** `['stripped-reasoning']` when reasoning markup was found, else `[]`. */
+  fixes: string[]
+}
+
+// Any tag whose name mentions thinking or reasoning: <think>, <thinking>, <seed:think>,
+// <reasoning>, <thought>, <antThinking> …; Mistral's [THINK]; <|begin_of_thought|> pairs.
+const REASONING_TAG =
+  /<[ \t]*(\/?)[ \t]*([\w:.-]{0,24}(?:think|thought|reason)[\w:.-]{0,24})[ \t]*>|\[(\/?)THINK\]|<\|(begin|end)_of_(?:thought|reasoning)\|>/gi
+// Harmony's analysis channel is reasoning; it ends where the next message or channel starts.
+const HARMONY_ANALYSIS = /<\|channel\|>[ \t]*analysis[ \t]*<\|message\|>/g
+const HARMONY_END = /<\|(?:end|start|channel|return|call)\|>/g
+
+/**
+ * Separates reasoning from the answer in `message.content`: `<think>…</think>`, a bare leading
+ * `…</think>` (the chat template opened the block), an empty `<think>\n\n</think>`,
+ * `[THINK]…[/THINK]`, `<seed:think>…</seed:think>`, `<reasoning>…`, other `<*think*>` variants and
+ * Harmony's `analysis` channel. A block opened and never closed runs to the end of the text.
+ *
+ * @example
+ * ```ts
+ * splitReasoning('I should scroll.</think>\n<tool_call>{"name": "scroll"}</tool_call>')
+ * // { answer: '<tool_call>{"name": "scroll"}</tool_call>', reasoning: 'I should scroll.', fixes: ['stripped-reasoning'] }
+ * ```
+ */
+export function splitReasoning(content: string): SplitReasoningResult {
+  if (typeof content !== 'string' || content.length === 0) return { answer: '', reasoning: '', fixes: [] }
+  const answerParts: string[] = []
+  const reasoningParts: string[] = []
+  let found = false
+  let last = 0
+  let depth = 0
+  let reasoningStart = 0
+
+  const blocks = collectMarkers(content)
+  for (const marker of blocks) {
+    found = true
+    if (marker.open) {
+      if (depth === 0) {
+        answerParts.push(content.slice(last, marker.start))
+        reasoningStart = marker.end
+      }
+      depth++
+      continue
+    }
+    if (depth > 0) {
+      depth--
+      if (depth === 0) {
+        reasoningParts.push(content.slice(reasoningStart, marker.start))
+        last = marker.end
+      }
+      continue
+    }
+    // A closer without an opener: the template opened the block, so all before it is reasoning.
+    reasoningParts.push(content.slice(last, marker.start))
+    last = marker.end
+  }
+  if (depth > 0) reasoningParts.push(content.slice(reasoningStart))
+  else answerParts.push(content.slice(last))
+
+  return {
+    answer: answerParts.map((part) => part.trim()).filter(Boolean).join('\n'),
+    reasoning: reasoningParts.map((part) => part.trim()).filter(Boolean).join('\n\n'),
+    fixes: found ? ['stripped-reasoning'] : [],
+  }
+}
+
+interface Marker {
+  start: number
+  end: number
+  open: boolean
+}
+
+function collectMarkers(content: string): Marker[] {
+  const markers: Marker[] = []
+  for (const match of content.matchAll(REASONING_TAG)) {
+    const start = match.index
+    const open = match[2] !== undefined ? match[1] === '' : match[3] !== undefined ? match[3] === '' : match[4]!.toLowerCase() === 'begin'
+    markers.push({ start, end: start + match[0].length, open })
+  }
+  if (content.includes('analysis')) {
+    HARMONY_ANALYSIS.lastIndex = 0
+    for (const match of content.matchAll(HARMONY_ANALYSIS)) {
+      const start = match.index
+      const end = start + match[0].length
+      HARMONY_END.lastIndex = end
+      const close = HARMONY_END.exec(content)
+      markers.push({ start, end, open: true })
+      // The closing token belongs to the next message (`<|start|>`, `<|channel|>`), so keep it there.
+      const closeAt = close ? close.index : content.length
+      const closeEnd = close && close[0] === '<|end|>' ? close.index + close[0].length : closeAt
+      markers.push({ start: closeAt, end: closeEnd, open: false })
+    }
+    markers.sort((left, right) => left.start - right.start || (left.open ? 1 : -1))
+  }
+  return markers
+}
