@@ -1,0 +1,2 @@
+export { geminiAdapter, toGeminiSchema } from './gemini-adapter'
+export type { GeminiAdapterOptions, GeminiReasoningEffort } from './gemini-adapter'
