@@ -1,12 +1,41 @@
+import type { FinishClass } from '../types'
 import type { Adapter } from './types'
 
+// Matched on the normalised name (dots removed): 'gpt-5.2-2026-01-15' arrives as 'gpt-52-2026-01-15'.
+const GPT = /^(gpt-|chatgpt-)/
+// Open-weight gpt-oss models are served by vLLM, Groq, … with their own reasoning knobs: not ours to patch.
+const GPT_OSS = /^gpt-oss/
+const GPT_5 = /^gpt-5/
+const DATE = '(-\\d{4}-\\d{2}-\\d{2})?'
+/** gpt-5.1 and gpt-5.2 (and their dated snapshots) accept `reasoning_effort: 'none'`. */
+const EFFORT_NONE = new RegExp(`^gpt-5[12]${DATE}$`)
+/** The first gpt-5 models go no lower than `'minimal'`. */
+const EFFORT_MINIMAL = new RegExp(`^gpt-5(-mini|-nano)?${DATE}$`)
+/** The non-reasoning chat snapshots reject both `reasoning_effort` and a custom `temperature`. */
+const CHAT_LATEST = /chat-latest$/
+
+const FINISH: Readonly<Record<string, FinishClass>> = {
+  stop: 'ok',
+  tool_calls: 'ok',
+  function_call: 'ok',
+  length: 'truncated',
+  content_filter: 'filtered',
+}
+
 /**
- * The default adapter, always last in the chain: GPT-family request patches and the standard
- * finish reasons.
+ * The default adapter, always last in the chain. GPT family only (other models pass untouched):
+ * `gpt-5*` gets `verbosity: 'low'`; `gpt-5.1`/`gpt-5.2` get `reasoning_effort: 'none'`, `gpt-5`,
+ * `gpt-5-mini`, `gpt-5-nano` get `'minimal'` (dated snapshots too); `*chat-latest` loses
+ * `reasoning_effort` and `temperature`; every other GPT (4.x, 5.4+, codex, pro) loses
+ * `reasoning_effort`, which they reject or do not need. A value an earlier adapter already set for
+ * `verbosity` or `reasoning_effort` is kept, and no effort is added when a provider adapter already
+ * wrote a `reasoning` object. Knows OpenAI's own finish reasons; others defer to the default.
  *
  * @example
  * ```ts
- * const registry = createAdapterRegistry() // already holds openaiAdapter() as the fallback
+ * const adapter = openaiAdapter()
+ * const body = { model: 'gpt-5.2', messages: [] }
+ * adapter.patchRequest?.(body, context) // body now has reasoning_effort: 'none', verbosity: 'low'
  * ```
  */
 export function openaiAdapter(): Adapter {
@@ -14,5 +43,23 @@ export function openaiAdapter(): Adapter {
     name: 'openai',
     kind: 'model',
     match: () => true,
+    patchRequest(body, context) {
+      const id = context.modelId
+      if (!GPT.test(id) || GPT_OSS.test(id)) return
+      if (GPT_5.test(id) && body.verbosity === undefined) body.verbosity = 'low'
+      if (CHAT_LATEST.test(id)) {
+        delete body.reasoning_effort
+        delete body.temperature
+        return
+      }
+      const effort = EFFORT_NONE.test(id) ? 'none' : EFFORT_MINIMAL.test(id) ? 'minimal' : undefined
+      if (effort === undefined) delete body.reasoning_effort
+      else if (body.reasoning_effort === undefined && body.reasoning === undefined) body.reasoning_effort = effort
+    },
+    classifyFinish(reason) {
+      if (typeof reason !== 'string') return undefined
+      const key = reason.trim().toLowerCase()
+      return Object.prototype.hasOwnProperty.call(FINISH, key) ? FINISH[key] : undefined
+    },
   }
 }

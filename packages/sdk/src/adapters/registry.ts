@@ -1,47 +1,81 @@
-import type { Adapter, MatchContext } from './types'
+import { InvokeError, isInvokeError } from '../errors/invoke-error'
+import { assertAdapter } from './define-adapter'
+import { normalizeModelName } from './normalize-model-name'
 import { openaiAdapter } from './openai-adapter'
+import type { Adapter, MatchContext } from './types'
 
-/** An ordered set of adapters; user-registered adapters come before built-in ones. */
+/**
+ * An ordered set of adapters. Adapters registered at run time rank before the registry's built-ins,
+ * the newest registration first.
+ */
 export interface AdapterRegistry {
-  /** Adds an adapter (before every earlier one) and returns a function that removes it. */
+  /** Validates and adds an adapter (before every earlier one); returns a function that removes it. */
   register(adapter: Adapter): () => void
-  /** Every registered adapter, user-registered first, then built-ins. */
+  /** Adapters added with `register`, newest first. */
+  registered(): Adapter[]
+  /** The built-in adapters given to `createAdapterRegistry`, in the order given. */
+  builtIns(): Adapter[]
+  /** Every adapter in precedence order: registered (newest first), then built-ins. */
   list(): Adapter[]
 }
 
+/** Options of {@link createAdapterRegistry}. */
+export interface AdapterRegistryOptions {
+  /** Adapters the registry starts with; anything registered later ranks before them. */
+  builtIns?: Adapter[]
+}
+
 /**
- * Makes an isolated registry that holds the built-in default OpenAI adapter.
+ * Makes an isolated registry. The default OpenAI adapter is not stored in it: `createClient` always
+ * appends it last.
  *
  * @example
  * ```ts
- * const registry = createAdapterRegistry()
- * registry.register(myAdapter)
+ * const registry = createAdapterRegistry({ builtIns: [qwenAdapter(), openrouterAdapter()] })
+ * const unregister = registry.register(myQwenAdapter) // overrides qwenAdapter() for the models it matches
  * const client = createClient({ baseURL, model, registry })
  * ```
  */
-export function createAdapterRegistry(): AdapterRegistry {
-  const user: Adapter[] = []
+export function createAdapterRegistry(options: AdapterRegistryOptions = {}): AdapterRegistry {
+  const builtIns = [...(options.builtIns ?? [])]
+  builtIns.forEach((adapter) => assertAdapter(adapter))
+  // One entry per registration, so registering the same adapter twice needs two unregisters.
+  const entries: Array<{ adapter: Adapter }> = []
   return {
     register(adapter) {
-      user.unshift(adapter)
+      assertAdapter(adapter)
+      const entry = { adapter }
+      entries.unshift(entry)
       return () => {
-        const index = user.indexOf(adapter)
-        if (index >= 0) user.splice(index, 1)
+        const index = entries.indexOf(entry)
+        if (index >= 0) entries.splice(index, 1)
       }
     },
-    list: () => [...user],
+    registered: () => entries.map((entry) => entry.adapter),
+    builtIns: () => [...builtIns],
+    list: () => [...entries.map((entry) => entry.adapter), ...builtIns],
   }
 }
 
-/** The registry `createClient` uses unless given one. */
+/**
+ * The registry `createClient` uses unless given one; {@link registerAdapter} adds to it. It starts
+ * empty: adapter packages are installed separately and registered or passed as `adapters`.
+ *
+ * @example
+ * ```ts
+ * defaultRegistry.list().map((adapter) => adapter.name) // e.g. ['acme']
+ * ```
+ */
 export const defaultRegistry: AdapterRegistry = createAdapterRegistry()
 
 /**
  * Registers an adapter in the default registry and returns a function that unregisters it.
+ * Clients resolve their adapters when created: register before `createClient`.
  *
  * @example
  * ```ts
- * const unregister = registerAdapter(myAdapter)
+ * const unregister = registerAdapter(acmeAdapter())
+ * const client = createClient({ baseURL, model: 'acme-2-mini' })
  * // … later
  * unregister()
  * ```
@@ -50,23 +84,121 @@ export function registerAdapter(adapter: Adapter): () => void {
   return defaultRegistry.register(adapter)
 }
 
-/** Whether `adapter` matches this client. */
-export function matchesAdapter(adapter: Adapter, context: MatchContext): boolean {
-  const { match } = adapter
-  if (typeof match === 'function') return match(context)
-  const test = (patterns: ReadonlyArray<string | RegExp> | undefined, value: string) =>
-    patterns?.some((pattern) => (typeof pattern === 'string' ? value.startsWith(pattern) : pattern.test(value))) ?? false
-  return (adapter.kind === 'provider' ? test(match.hosts, context.host) : test(match.models, context.modelId)) || test(adapter.kind === 'provider' ? match.models : match.hosts, adapter.kind === 'provider' ? context.modelId : context.host)
+const DEFAULT_ADAPTER_NAME = 'openai'
+
+const hostname = (host: string) => host.replace(/:\d+$/, '')
+
+function regexMatch(pattern: RegExp, value: string): string | undefined {
+  // A global or sticky RegExp keeps state between calls; start from the beginning every time.
+  pattern.lastIndex = 0
+  const found = pattern.exec(value)
+  pattern.lastIndex = 0
+  return found ? found[0] : undefined
 }
 
 /**
- * The adapters that handle a client, in patch order: model adapters, then provider adapters, then
- * the default OpenAI adapter.
+ * How specifically one pattern matches, or -1. A string scores twice its length, plus one when it
+ * is the whole value (so an exact name beats a prefix of the same text); a RegExp scores twice the
+ * length of the text it matched.
+ */
+function scorePattern(pattern: string | RegExp, value: string, kind: 'models' | 'hosts'): number {
+  if (pattern instanceof RegExp) {
+    const found = regexMatch(pattern, value) ?? (kind === 'hosts' ? regexMatch(pattern, hostname(value)) : undefined)
+    return found === undefined ? -1 : found.length * 2 + (found === value ? 1 : 0)
+  }
+  if (kind === 'models') {
+    const prefix = normalizeModelName(pattern)
+    if (prefix === '' || !value.startsWith(prefix)) return -1
+    return prefix.length * 2 + (prefix === value ? 1 : 0)
+  }
+  // Hosts: the host itself or any subdomain, on any port unless the pattern names one.
+  const wanted = pattern.trim().toLowerCase()
+  const actual = wanted.includes(':') ? value : hostname(value)
+  if (actual === wanted) return wanted.length * 2 + 1
+  return actual.endsWith(`.${wanted}`) ? wanted.length * 2 : -1
+}
+
+/**
+ * How specifically `adapter` matches the client, or -1 when it does not match. A predicate that
+ * returns true scores 0, the least specific. A predicate that throws is a `config_error` naming
+ * the adapter.
+ */
+export function matchSpecificity(adapter: Adapter, context: MatchContext): number {
+  const { match } = adapter
+  if (typeof match === 'function') {
+    let matched: boolean
+    try {
+      matched = match.call(adapter, context)
+    } catch (cause) {
+      if (isInvokeError(cause)) throw cause
+      const detail = cause instanceof Error ? cause.message : String(cause)
+      throw new InvokeError('config_error', `[${adapter.name}] adapter hook match threw: ${detail}. Fix or remove the adapter.`, { cause, retryable: false })
+    }
+    return matched ? 0 : -1
+  }
+  let best = -1
+  for (const pattern of match.models ?? []) best = Math.max(best, scorePattern(pattern, context.modelId, 'models'))
+  for (const pattern of match.hosts ?? []) best = Math.max(best, scorePattern(pattern, context.host, 'hosts'))
+  return best
+}
+
+/**
+ * Whether `adapter` matches this client.
+ *
+ * @example
+ * ```ts
+ * matchesAdapter(acmeAdapter(), { model: 'Acme-2', modelId: 'acme-2', baseURL, host: 'api.acme.test' }) // true
+ * ```
+ */
+export function matchesAdapter(adapter: Adapter, context: MatchContext): boolean {
+  return matchSpecificity(adapter, context) >= 0
+}
+
+/**
+ * The adapters that handle a client, in patch order: the model adapter(s), then the provider
+ * adapter(s), then the default OpenAI adapter.
+ *
+ * Precedence: the client's `adapters` (in array order), then the registry's registered adapters
+ * (newest first), then its built-ins; within each of these tiers the most specific match first.
+ * Of each kind only the first matching adapter is used (so an override replaces, not stacks), plus
+ * every matching adapter that declares `compose: true`. A name already taken by a
+ * higher-precedence adapter is skipped. A matching adapter named `openai` replaces the default
+ * adapter, in its place at the end.
  */
 export function resolveAdapters(registry: AdapterRegistry, clientAdapters: readonly Adapter[], context: MatchContext): Adapter[] {
-  const candidates = [...clientAdapters, ...registry.list()]
-  const matched = candidates.filter((adapter) => matchesAdapter(adapter, context))
-  const models = matched.filter((adapter) => adapter.kind !== 'provider')
-  const providers = matched.filter((adapter) => adapter.kind === 'provider')
-  return [...models, ...providers, openaiAdapter()]
+  const tiers: ReadonlyArray<readonly Adapter[]> = [
+    clientAdapters,
+    typeof registry.registered === 'function' ? registry.registered() : registry.list(),
+    typeof registry.builtIns === 'function' ? registry.builtIns() : [],
+  ]
+  const ranked: Array<{ adapter: Adapter; tier: number; score: number; order: number }> = []
+  tiers.forEach((adapters, tier) => {
+    adapters.forEach((adapter, order) => {
+      if (tier === 0) assertAdapter(adapter)
+      const score = matchSpecificity(adapter, context)
+      if (score >= 0) ranked.push({ adapter, tier, score, order })
+    })
+  })
+  ranked.sort((a, b) => a.tier - b.tier || b.score - a.score || a.order - b.order)
+  const names = new Set<string>()
+  const chosen = { model: false, provider: false }
+  const picked: Adapter[] = []
+  let fallback: Adapter | undefined
+  for (const { adapter } of ranked) {
+    if (names.has(adapter.name)) continue
+    if (adapter.name === DEFAULT_ADAPTER_NAME) {
+      // Replaces the default adapter in its place (last) instead of competing with family adapters.
+      fallback = adapter
+      names.add(adapter.name)
+      continue
+    }
+    const kind = adapter.kind === 'provider' ? 'provider' : 'model'
+    if (!adapter.compose) {
+      if (chosen[kind]) continue
+      chosen[kind] = true
+    }
+    names.add(adapter.name)
+    picked.push(adapter)
+  }
+  return [...picked.filter((a) => a.kind !== 'provider'), ...picked.filter((a) => a.kind === 'provider'), fallback ?? openaiAdapter()]
 }

@@ -34,6 +34,11 @@ export interface ErrorContext extends AdapterContext {
   bodyText: string
 }
 
+/** The `match` of an {@link Adapter}: pattern lists or a predicate. */
+export type AdapterMatch =
+  | { models?: ReadonlyArray<string | RegExp>; hosts?: ReadonlyArray<string | RegExp> }
+  | ((context: MatchContext) => boolean)
+
 /**
  * Patches requests to one model family or provider and fixes its responses.
  * Hooks may mutate and return nothing, or return a new object. They must never mutate `body.tools`
@@ -43,7 +48,21 @@ export interface Adapter {
   name: string
   /** `model` adapters match the model name, `provider` adapters the base URL host. Default `model`. */
   kind?: 'model' | 'provider'
-  match: { models?: ReadonlyArray<string | RegExp>; hosts?: ReadonlyArray<string | RegExp> } | ((context: MatchContext) => boolean)
+  /**
+   * What the adapter handles. `models` are tested against the normalised model name
+   * ({@link MatchContext.modelId}); a string is a prefix (normalised the same way, so `'gpt-5.2'` and
+   * `'gpt-52'` are equal), a RegExp is tested as is. `hosts` are tested against the base URL's host:
+   * a string matches that host and its subdomains on any port, a RegExp is tested against the host
+   * with and without its port. Either list matching is enough. A function decides alone and counts as
+   * the least specific match.
+   */
+  match: AdapterMatch
+  /**
+   * By default only the most specific, highest-precedence matching adapter of each kind is used, so
+   * a registered adapter overrides another for the same model. `compose: true` applies this adapter
+   * alongside that one instead (e.g. a small add-on patch on top of a family adapter).
+   */
+  compose?: boolean
   patchRequest?(body: ChatRequest, context: AdapterContext): ChatRequest | void
   fixResponse?(response: ChatResponse, context: AdapterContext): ChatResponse | void
   classifyFinish?(reason: string | null | undefined, context: AdapterContext): FinishClass | undefined

@@ -1,0 +1,406 @@
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { assertAdapter } from '../adapters/define-adapter'
+import { normalizeModelName } from '../adapters/normalize-model-name'
+import { createAdapterRegistry, resolveAdapters } from '../adapters/registry'
+import type { Adapter, AdapterContext, MatchContext } from '../adapters/types'
+import { buildRequest, toolDefinition } from '../client/build-request'
+import { createClient } from '../client/create-client'
+import { runHook } from '../client/invoke'
+import { isInvokeError, type InvokeErrorType } from '../errors/invoke-error'
+import { defineTool } from '../tool/define-tool'
+import type { ChatMessage, ChatRequest, ChatResponse, FinishClass, ToolSet } from '../types'
+import { contentResponse, toolCallResponse } from './scripted-server'
+
+/** A model name (on `https://api.example.com/v1`), or a model on a given base URL. */
+export type AdapterTestTarget = string | { model: string; baseURL: string }
+
+/** One request case of {@link testAdapter}. */
+export interface AdapterRequestCase {
+  name: string
+  model: string
+  baseURL?: string
+  /** The temperature the user configured (sent, and seen by adapters as `context.temperature`). */
+  temperature?: number
+  toolChoiceName?: string
+  /** Merged (shallowly) over the body `buildRequest` makes, before any adapter runs. */
+  before?: Partial<ChatRequest>
+  /** After the whole patch chain the sent body must `toMatchObject` this. */
+  after?: Record<string, unknown>
+  /** Dot paths the sent body must not have, e.g. `'tool_choice'`, `'thinking.type'`. */
+  absent?: string[]
+}
+
+/** One response case of {@link testAdapter}: the response goes through the real `invoke` pipeline. */
+export interface AdapterResponseCase {
+  name: string
+  model: string
+  baseURL?: string
+  /** The body the server answers: an object is sent as JSON, a string as is. */
+  response: ChatResponse | unknown
+  /** HTTP status of the answer. Default 200. */
+  status?: number
+  /** The tools of the step. Default: the kit's `scroll`, `input_text`, `done`. */
+  tools?: ToolSet
+  toolChoiceName?: string
+  /** The call `invoke` must resolve with (name and validated args), or the error type it must throw. */
+  expected: { name: string; args: unknown } | { error: InvokeErrorType }
+}
+
+/** One finish-reason case of {@link testAdapter}. */
+export interface AdapterFinishCase {
+  reason: string | null
+  /** What the adapter's `classifyFinish` returns; `undefined` means it defers to the default. */
+  expected: FinishClass | undefined
+  model?: string
+}
+
+/** The adapter's own cases, run after the generic checks. */
+export interface AdapterTestOptions {
+  /** Models/URLs the adapter must match (as users type them). */
+  matches?: AdapterTestTarget[]
+  /** Models/URLs the adapter must not match. */
+  rejects?: AdapterTestTarget[]
+  requests?: AdapterRequestCase[]
+  responses?: AdapterResponseCase[]
+  finishes?: AdapterFinishCase[]
+}
+
+const DEFAULT_BASE_URL = 'https://api.example.com/v1'
+const FINISH_CLASSES: ReadonlySet<string> = new Set<FinishClass>(['ok', 'truncated', 'filtered', 'malformed', 'server_error', 'unknown'])
+const FINISH_REASONS: ReadonlyArray<string | null | undefined> = ['tool_calls', 'stop', 'length', 'content_filter', 'eos', null, undefined, '', 'weird']
+/** Models no family adapter has any business matching on a neutral host. */
+const UNRELATED_MODELS = ['gpt-4.1', 'llama-3.3-70b']
+
+/**
+ * The kit's default tools: small, with a boolean, an optional number, an integer and strings, so
+ * request patches and response repairs meet the usual schema shapes.
+ */
+export const kitTools: ToolSet = {
+  scroll: defineTool({
+    description: 'Scroll the page',
+    inputSchema: z.object({ down: z.boolean(), num_pages: z.number().optional() }),
+  }),
+  input_text: defineTool({
+    description: 'Type text into the element with this index',
+    inputSchema: z.object({ index: z.number().int(), text: z.string() }),
+  }),
+  done: defineTool({
+    description: 'Finish the task',
+    inputSchema: z.object({ text: z.string() }),
+  }),
+}
+
+/** A short agent history: system, user, an assistant call with reasoning, its tool result. */
+function kitMessages(): ChatMessage[] {
+  return [
+    { role: 'system', content: 'You are a browser agent. Call exactly one tool.' },
+    { role: 'user', content: 'Scroll down, then finish.' },
+    {
+      role: 'assistant',
+      content: null,
+      reasoning_content: 'The page is long; scroll first.',
+      tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'scroll', arguments: '{"down":true}' } }],
+    },
+    { role: 'tool', tool_call_id: 'call_1', content: 'Scrolled one page.' },
+  ]
+}
+
+function toTarget(target: AdapterTestTarget): { model: string; baseURL: string } {
+  return typeof target === 'string' ? { model: target, baseURL: DEFAULT_BASE_URL } : target
+}
+
+function label(target: AdapterTestTarget): string {
+  const { model, baseURL } = toTarget(target)
+  return baseURL === DEFAULT_BASE_URL ? `"${model}"` : `"${model}" on ${baseURL}`
+}
+
+function sameTarget(a: AdapterTestTarget, b: AdapterTestTarget): boolean {
+  const x = toTarget(a)
+  const y = toTarget(b)
+  return normalizeModelName(x.model) === normalizeModelName(y.model) && new URL(x.baseURL).host === new URL(y.baseURL).host
+}
+
+/** The match context `createClient` computes for a model and base URL. */
+function matchContextOf(target: AdapterTestTarget): MatchContext {
+  const { model, baseURL } = toTarget(target)
+  const trimmed = baseURL.trim().replace(/\/+$/, '')
+  return { model, modelId: normalizeModelName(model), baseURL: trimmed, host: new URL(trimmed).host.toLowerCase() }
+}
+
+function adapterContextOf(adapter: Adapter, target: AdapterTestTarget, extra: { toolChoiceName?: string; temperature?: number; tools?: ToolSet } = {}): { context: AdapterContext; chain: Adapter[] } {
+  const match = matchContextOf(target)
+  const chain = resolveAdapters(createAdapterRegistry(), [adapter], match)
+  const context: AdapterContext = {
+    ...match,
+    adapters: chain.map((item) => item.name),
+    tools: extra.tools ?? kitTools,
+    stream: false,
+    ...(extra.temperature === undefined ? {} : { temperature: extra.temperature }),
+    ...(extra.toolChoiceName === undefined ? {} : { toolChoiceName: extra.toolChoiceName }),
+  }
+  return { context, chain }
+}
+
+/** What the adapter says it matches: each string model pattern as a model, each string host as a base URL. */
+export function claimedTargets(adapter: Adapter): AdapterTestTarget[] {
+  if (typeof adapter.match === 'function') return []
+  const models = (adapter.match.models ?? []).filter((pattern): pattern is string => typeof pattern === 'string')
+  const hosts = (adapter.match.hosts ?? []).filter((pattern): pattern is string => typeof pattern === 'string')
+  return [...models, ...hosts.map((host) => ({ model: 'some-model', baseURL: `https://${host.trim().toLowerCase()}/v1` }))]
+}
+
+/** Throws unless `createClient` (with only this adapter) resolves it, or does not, for the target. */
+export function checkMatch(adapter: Adapter, target: AdapterTestTarget, expected: boolean): void {
+  const { model, baseURL } = toTarget(target)
+  const client = createClient({
+    model,
+    baseURL,
+    adapters: [adapter],
+    registry: createAdapterRegistry(),
+    customFetch: () => Promise.reject(new Error('the match check sends nothing')),
+  })
+  expect(client.adapters.includes(adapter.name), `adapter "${adapter.name}" should ${expected ? '' : 'not '}match ${label(target)} (resolved: ${client.adapters.join(', ')})`).toBe(expected)
+}
+
+function snapshot(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value))
+}
+
+function patchOnce(adapter: Adapter, body: ChatRequest, context: AdapterContext): ChatRequest {
+  const patch = adapter.patchRequest
+  if (!patch) return body
+  try {
+    return patch.call(adapter, body, context) ?? body
+  } catch (error) {
+    if (error instanceof TypeError && /read[- ]only|frozen|not extensible|Cannot (assign|add|delete)/i.test(error.message)) {
+      throw new Error(`patchRequest of "${adapter.name}" mutated a frozen tool definition (${error.message}). Tool definitions are cached and shared: copy what you change, e.g. body.tools = body.tools.map((tool) => ({ ...tool, function: { ...tool.function } })).`)
+    }
+    throw error
+  }
+}
+
+/**
+ * Throws unless `patchRequest` is idempotent for the target (patching twice equals patching once),
+ * keeps every message and tool, leaves the caller's messages and the cached tool definitions alone.
+ */
+export function checkPatchRequest(adapter: Adapter, target: AdapterTestTarget, toolChoiceName?: string): void {
+  const { model } = toTarget(target)
+  const { context } = adapterContextOf(adapter, target, toolChoiceName === undefined ? {} : { toolChoiceName })
+  const messages = kitMessages()
+  const messagesBefore = snapshot(messages)
+  const definitionsBefore = Object.keys(kitTools).map((name) => snapshot(toolDefinition(name, kitTools[name]!)))
+  const build = () => buildRequest({ model, messages, tools: kitTools, ...(toolChoiceName === undefined ? {} : { toolChoiceName }) })
+  const once = patchOnce(adapter, build(), context)
+  const onceSent = snapshot(once) as ChatRequest
+  const twice = snapshot(patchOnce(adapter, once, context))
+  const where = `patchRequest of "${adapter.name}" for ${label(target)}${toolChoiceName ? ` with toolChoiceName "${toolChoiceName}"` : ''}`
+  expect(twice, `${where} is not idempotent: patching twice must equal patching once`).toEqual(onceSent)
+  expect(Array.isArray(onceSent.messages) && onceSent.messages.length, `${where} dropped messages`).toBe(messages.length)
+  const names = Array.isArray(onceSent.tools) ? onceSent.tools.map((tool) => tool?.function?.name) : undefined
+  expect(names, `${where} dropped or renamed tools`).toEqual(Object.keys(kitTools))
+  expect(snapshot(messages), `${where} mutated the caller's messages in place: copy the messages you change`).toEqual(messagesBefore)
+  const definitionsAfter = Object.keys(kitTools).map((name) => snapshot(toolDefinition(name, kitTools[name]!)))
+  expect(definitionsAfter, `${where} changed the cached tool definitions`).toEqual(definitionsBefore)
+}
+
+/** The standard responses every `fixResponse` must leave well-formed. */
+export function standardResponses(): Array<{ name: string; response: ChatResponse; call?: string }> {
+  return [
+    { name: 'a tool_calls response', response: toolCallResponse('done', { text: 'ok' }), call: 'done' },
+    { name: 'a content JSON response', response: contentResponse('{"name":"done","arguments":{"text":"ok"}}') },
+    { name: 'an empty content response', response: contentResponse('') },
+  ]
+}
+
+/** Throws unless `fixResponse` returns a response with a `choices` array whose first choice has a message. */
+export function checkFixResponse(adapter: Adapter, target: AdapterTestTarget, response: ChatResponse, call?: string): void {
+  const fix = adapter.fixResponse
+  const { context } = adapterContextOf(adapter, target)
+  const input = structuredClone(response)
+  const fixed = fix ? (fix.call(adapter, input, context) ?? input) : input
+  const where = `fixResponse of "${adapter.name}" for ${label(target)}`
+  expect(typeof fixed === 'object' && fixed !== null && Array.isArray(fixed.choices) && fixed.choices.length > 0, `${where} must return a response with a non-empty choices array`).toBe(true)
+  const message = fixed.choices[0]?.message
+  expect(typeof message === 'object' && message !== null, `${where} must keep choices[0].message an object`).toBe(true)
+  if (call) {
+    const names = (message?.tool_calls ?? []).map((toolCall) => toolCall?.function?.name)
+    expect(names, `${where} dropped a well-formed tool call`).toContain(call)
+  }
+}
+
+/** Throws unless `classifyFinish` returns a known class or `undefined` for a spread of reasons. */
+export function checkClassifyFinish(adapter: Adapter, target: AdapterTestTarget): void {
+  const classify = adapter.classifyFinish
+  if (!classify) return
+  const { context } = adapterContextOf(adapter, target)
+  for (const reason of FINISH_REASONS) {
+    const result = classify.call(adapter, reason, context)
+    expect(result === undefined || (typeof result === 'string' && FINISH_CLASSES.has(result)), `classifyFinish of "${adapter.name}" returned ${JSON.stringify(result)} for ${JSON.stringify(reason)}: return one of ${[...FINISH_CLASSES].join(', ')} or undefined`).toBe(true)
+  }
+}
+
+function hasPath(value: unknown, path: string): boolean {
+  let current: unknown = value
+  for (const key of path.split('.')) {
+    if (typeof current !== 'object' || current === null || !Object.prototype.hasOwnProperty.call(current, key)) return false
+    current = (current as Record<string, unknown>)[key]
+  }
+  return current !== undefined
+}
+
+/** The body the pipeline would send for a request case: built, `before` merged, every adapter's patch. */
+export function patchedRequest(adapter: Adapter, testCase: AdapterRequestCase): ChatRequest {
+  const target = { model: testCase.model, baseURL: testCase.baseURL ?? DEFAULT_BASE_URL }
+  const { context, chain } = adapterContextOf(adapter, target, testCase)
+  let body: ChatRequest = {
+    ...buildRequest({
+      model: testCase.model,
+      messages: kitMessages(),
+      tools: kitTools,
+      ...(testCase.toolChoiceName === undefined ? {} : { toolChoiceName: testCase.toolChoiceName }),
+      ...(testCase.temperature === undefined ? {} : { temperature: testCase.temperature }),
+    }),
+    ...testCase.before,
+  }
+  for (const item of chain) {
+    const patch = item.patchRequest
+    if (patch) body = runHook(item, 'patchRequest', () => patch.call(item, body, context)) ?? body
+  }
+  return snapshot(body) as ChatRequest
+}
+
+/** Throws unless the request case's body matches `after` and lacks every `absent` path. */
+export function checkRequestCase(adapter: Adapter, testCase: AdapterRequestCase): void {
+  const sent = patchedRequest(adapter, testCase)
+  if (testCase.after) expect(sent, `request case "${testCase.name}"`).toMatchObject(testCase.after)
+  for (const path of testCase.absent ?? []) {
+    expect(hasPath(sent, path), `request case "${testCase.name}": the sent body must not have "${path}" (it has ${JSON.stringify(path.split('.').reduce<any>((at, key) => at?.[key], sent))})`).toBe(false)
+  }
+}
+
+/** Runs a response case through `createClient` + `invoke` with an injected fetch; throws on a mismatch. */
+export async function checkResponseCase(adapter: Adapter, testCase: AdapterResponseCase): Promise<void> {
+  const text = typeof testCase.response === 'string' ? testCase.response : JSON.stringify(testCase.response)
+  const client = createClient({
+    model: testCase.model,
+    baseURL: testCase.baseURL ?? DEFAULT_BASE_URL,
+    adapters: [adapter],
+    registry: createAdapterRegistry(),
+    maxRetries: 0,
+    customFetch: async () => new Response(text, { status: testCase.status ?? 200, headers: { 'content-type': 'application/json' } }),
+  })
+  const tools = testCase.tools ?? kitTools
+  const options = testCase.toolChoiceName === undefined ? {} : { toolChoiceName: testCase.toolChoiceName }
+  const { expected } = testCase
+  if ('error' in expected) {
+    let caught: unknown
+    try {
+      const result = await client.invoke(kitMessages(), tools, options)
+      caught = result
+    } catch (error) {
+      caught = error
+    }
+    const actual = isInvokeError(caught) ? caught.type : `no InvokeError (${caught instanceof Error ? caught.message : JSON.stringify((caught as { toolCall?: unknown })?.toolCall ?? caught)})`
+    expect(actual, `response case "${testCase.name}": ${isInvokeError(caught) ? caught.message : ''}`).toBe(expected.error)
+    return
+  }
+  const result = await client.invoke(kitMessages(), tools, options)
+  expect(result.toolCall.name, `response case "${testCase.name}"`).toBe(expected.name)
+  expect(result.toolCall.args, `response case "${testCase.name}"`).toEqual(expected.args)
+}
+
+/** Throws unless `classifyFinish` gives the expected class (or `undefined`) for the reason. */
+export function checkFinishCase(adapter: Adapter, testCase: AdapterFinishCase): void {
+  const target = testCase.model ?? claimedTargets(adapter)[0] ?? 'some-model'
+  const { context } = adapterContextOf(adapter, target)
+  const classify = adapter.classifyFinish
+  const actual = classify ? runHook(adapter, 'classifyFinish', () => classify.call(adapter, testCase.reason, context)) : undefined
+  expect(actual, `classifyFinish(${JSON.stringify(testCase.reason)}) of "${adapter.name}"`).toBe(testCase.expected)
+}
+
+/**
+ * The conformance kit: registers a vitest `describe` block that runs the checks every adapter must
+ * pass (accepted by `defineAdapter`; matches what it claims and not unrelated models; `patchRequest`
+ * idempotent, keeping messages and tools and leaving cached tool definitions alone; `fixResponse`
+ * well-formed; `classifyFinish` only known classes), then the adapter's own cases. Response cases
+ * run through the real `createClient` → `invoke` pipeline with an injected fetch.
+ *
+ * @example
+ * ```ts
+ * import { testAdapter } from '@wildcall/sdk/testing'
+ * import { acmeAdapter } from './acme-adapter'
+ *
+ * testAdapter(acmeAdapter(), {
+ *   matches: ['acme-2-mini', { model: 'anything', baseURL: 'https://api.acme.test/v1' }],
+ *   requests: [{ name: 'drops parallel_tool_calls', model: 'acme-2', absent: ['parallel_tool_calls'] }],
+ *   finishes: [{ reason: 'budget_exhausted', expected: 'truncated' }],
+ * })
+ * ```
+ */
+export function testAdapter(adapter: Adapter, options: AdapterTestOptions = {}): void {
+  const title = typeof (adapter as { name?: unknown })?.name === 'string' ? (adapter as Adapter).name : 'unnamed adapter'
+  describe(`testAdapter: ${title}`, () => {
+    it('should be accepted by defineAdapter', () => {
+      assertAdapter(adapter)
+    })
+    try {
+      assertAdapter(adapter)
+    } catch {
+      // The test above reports why; the other checks need a well-formed adapter.
+      return
+    }
+    const matches = [...claimedTargets(adapter), ...(options.matches ?? [])]
+    const rejects = [...UNRELATED_MODELS.filter((model) => !matches.some((target) => sameTarget(target, model))), ...(options.rejects ?? [])]
+    const probes = matches.length > 0 ? matches : ['some-model']
+
+    describe('match', () => {
+      for (const target of matches) it(`should match ${label(target)}`, () => checkMatch(adapter, target, true))
+      for (const target of rejects) it(`should not match ${label(target)}`, () => checkMatch(adapter, target, false))
+    })
+
+    if (adapter.patchRequest) {
+      describe('patchRequest', () => {
+        const targets = [...probes, ...(options.requests ?? []).map((testCase) => ({ model: testCase.model, baseURL: testCase.baseURL ?? DEFAULT_BASE_URL }))]
+        for (const target of targets) {
+          it(`should be idempotent and keep messages and tools for ${label(target)}`, () => {
+            checkPatchRequest(adapter, target)
+            checkPatchRequest(adapter, target, 'done')
+          })
+        }
+      })
+    }
+
+    describe('fixResponse', () => {
+      for (const { name, response, call } of standardResponses()) {
+        it(`should return a well-formed response for ${name}`, () => {
+          for (const target of probes) checkFixResponse(adapter, target, response, call)
+        })
+      }
+    })
+
+    if (adapter.classifyFinish) {
+      it('should classify finish reasons only into known classes', () => {
+        for (const target of probes) checkClassifyFinish(adapter, target)
+      })
+    }
+
+    if (options.requests?.length) {
+      describe('requests', () => {
+        for (const testCase of options.requests!) it(testCase.name, () => checkRequestCase(adapter, testCase))
+      })
+    }
+    if (options.responses?.length) {
+      describe('responses', () => {
+        for (const testCase of options.responses!) it(testCase.name, () => checkResponseCase(adapter, testCase))
+      })
+    }
+    if (options.finishes?.length) {
+      describe('finishes', () => {
+        for (const testCase of options.finishes!) {
+          it(`should classify ${JSON.stringify(testCase.reason)} as ${String(testCase.expected)}`, () => checkFinishCase(adapter, testCase))
+        }
+      })
+    }
+  })
+}
