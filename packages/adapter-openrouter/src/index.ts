@@ -1,0 +1,2 @@
+export { openrouterAdapter } from './openrouter-adapter'
+export type { OpenRouterReasoning } from './openrouter-adapter'
