@@ -46,6 +46,11 @@ export interface ClientConfig {
   logger?: Logger
 }
 
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+// Printable Latin-1 with inner spaces and tabs; leading and trailing whitespace is trimmed by fetch.
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
+const trimHttpWhitespace = (value: string) => value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '')
+
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 function fail(field: string, message: string): never {
@@ -66,6 +71,8 @@ export function validateConfig(config: unknown): asserts config is ClientConfig 
   if (url.protocol !== 'http:' && url.protocol !== 'https:') fail('baseURL', `must use http or https (got "${url.protocol}").`)
   if (typeof c.model !== 'string' || c.model.trim() === '') fail('model', 'is required: the model name as your provider spells it, e.g. "gpt-4.1-mini".')
   if (c.apiKey !== undefined && typeof c.apiKey !== 'string') fail('apiKey', 'must be a string.')
+  // fetch would throw a TypeError for such a header, which would look like a network failure.
+  if (typeof c.apiKey === 'string' && !HEADER_VALUE.test(trimHttpWhitespace(c.apiKey))) fail('apiKey', 'contains a line break or a character that cannot be sent in an HTTP header. Paste the key again without extra characters.')
   const count = (field: string, value: unknown) => {
     if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 0)) fail(field, `must be a whole number ≥ 0 (got ${JSON.stringify(value)}).`)
   }
@@ -94,6 +101,10 @@ export function validateConfig(config: unknown): asserts config is ClientConfig 
   }
   if (c.customFetch === undefined && typeof globalThis.fetch !== 'function') fail('customFetch', 'is required: this runtime has no global fetch.')
   if (c.headers !== undefined && !(isPlainObject(c.headers) && Object.values(c.headers).every((v) => typeof v === 'string'))) fail('headers', 'must be an object of string values.')
+  for (const [name, value] of Object.entries(c.headers ?? {})) {
+    if (!HEADER_NAME.test(name)) fail(`headers.${name}`, 'is not a valid HTTP header name (letters, digits and -_ only).')
+    if (!HEADER_VALUE.test(trimHttpWhitespace(value as string))) fail(`headers.${name}`, 'contains a line break or a character that cannot be sent in an HTTP header.')
+  }
   if (c.disableNamedToolChoice !== undefined && typeof c.disableNamedToolChoice !== 'boolean') fail('disableNamedToolChoice', 'must be true or false.')
   if (c.logger !== undefined && !(isPlainObject(c.logger) && typeof c.logger.warn === 'function')) fail('logger', 'must be an object with a warn(message) method, e.g. console.')
 }

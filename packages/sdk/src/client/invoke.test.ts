@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi, type Mock } from 'vitest'
 import { z } from 'zod'
 import type { Adapter } from '../adapters/types'
 import { InvokeError, isInvokeError, type InvokeErrorType } from '../errors/invoke-error'
@@ -14,7 +14,7 @@ const messages = [{ role: 'user', content: 'click the third button' }]
 const fastRetry = { limit: 1, baseDelayMs: 1, maxDelayMs: 2, jitter: false }
 
 let server: ScriptedServer
-let executed: ReturnType<typeof vi.fn>
+let executed: Mock<(input: { index: number }) => Promise<string>>
 
 function makeTools() {
   executed = vi.fn(async ({ index }: { index: number }) => `clicked ${index}`)
