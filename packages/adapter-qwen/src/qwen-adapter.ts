@@ -1,4 +1,4 @@
-import { InvokeError, type Adapter, type ChatResponse, type ErrorContext, type InvokeErrorType } from '@wildcall/sdk'
+import { InvokeError, type Adapter, type ErrorContext, type InvokeErrorType } from '@wildcall/sdk'
 
 /** Options of {@link qwenAdapter}. */
 export interface QwenAdapterOptions {
@@ -14,14 +14,14 @@ export interface QwenAdapterOptions {
 const MAX_OR_PLUS = /(?:^|-)(?:max|plus)(?:-|$)/
 // Thinking-only releases (`qwen3-235b-a22b-thinking-2507`) refuse `enable_thinking: false`.
 const THINKING_ONLY = /(?:^|-)thinking(?:-|$)/
-const THINK_BLOCK = /^\s*(?:<think>([\s\S]*?)<\/think>|([\s\S]*?)<\/think>)\s*/
 
 /**
  * The Qwen family (DashScope's compatible mode, and Qwen served elsewhere): turns thinking off with
  * `enable_thinking: false`, sets `temperature: 1.0` on models other than `*-max`/`*-plus` unless you
- * set one, moves a leaked `<think>` block out of `content`, and reads DashScope's error wording
- * (`Range of input length` → `context_length`, `data_inspection_failed` → `content_filter`,
- * `Arrearage` → `quota_exceeded`).
+ * set one, and reads DashScope's error wording (`Range of input length` → `context_length`,
+ * `data_inspection_failed` → `content_filter`, `Arrearage` → `quota_exceeded`). A `<think>` block
+ * that still leaks into `content` (a server that ignores the flag) is split off by the SDK's
+ * generic reasoning repair, which reports it in `fixes`.
  *
  * @example
  * ```ts
@@ -47,9 +47,6 @@ export function qwenAdapter(options: QwenAdapterOptions = {}): Adapter {
         body.temperature = 1.0
       }
     },
-    fixResponse(response) {
-      return moveThinkBlock(response)
-    },
     classifyError(error, context) {
       const text = context.bodyText
       if (/data_inspection_failed|inappropriate content/i.test(text)) {
@@ -63,31 +60,6 @@ export function qwenAdapter(options: QwenAdapterOptions = {}): Adapter {
       }
       return undefined
     },
-  }
-}
-
-/**
- * A Qwen3 that thinks despite `enable_thinking: false` (a server that ignores the flag, or a chat
- * template that opens `<think>` itself) writes its reasoning into `content`. Moving that block into
- * `reasoning_content` leaves the answer where the repair layer looks for it, and keeps a call drafted
- * inside the reasoning a draft.
- */
-function moveThinkBlock(response: ChatResponse): ChatResponse {
-  const choice = response.choices[0]
-  const message = choice?.message
-  if (!choice || typeof message !== 'object' || message === null || typeof message.content !== 'string') return response
-  let content = message.content
-  const reasoning: string[] = typeof message.reasoning_content === 'string' && message.reasoning_content.trim() ? [message.reasoning_content.trim()] : []
-  // Every leading block, so a second pass finds nothing left to move.
-  for (let found = THINK_BLOCK.exec(content); found; found = THINK_BLOCK.exec(content)) {
-    const text = (found[1] ?? found[2] ?? '').trim()
-    if (text) reasoning.push(text)
-    content = content.slice(found[0].length)
-  }
-  if (content === message.content) return response
-  return {
-    ...response,
-    choices: [{ ...choice, message: { ...message, content, reasoning_content: reasoning.join('\n\n') } }, ...response.choices.slice(1)],
   }
 }
 
