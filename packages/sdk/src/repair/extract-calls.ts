@@ -1,6 +1,10 @@
 import { parseLenientJson } from './lenient-json'
-import { MAX_CALLS, addFound, fenceAround, findFences, findSpecialTokens, overlapsAny, rangesOf } from './markup-shared'
+import { recognizeGemmaCalls } from './markup-gemma'
+import { recognizePythonicCalls } from './markup-pythonic'
+import { MAX_CALLS, addFound, cleanToolName, fenceAround, findFences, findSpecialTokens, overlapsAny, rangesOf } from './markup-shared'
 import type { ExtractedCall, ExtractionContext } from './markup-shared'
+import { recognizeTokenCalls } from './markup-tokens'
+import { recognizeArgumentPairs, recognizeWrappers, recognizeXmlCalls } from './markup-xml'
 import { scanJson } from './scan-json'
 import type { JsonSpan, TextRange } from './scan-json'
 
@@ -23,7 +27,16 @@ const MAX_JSON_ATTEMPTS = 256
 
 // Markup recognizers, most specific first: each claims the text it reads, so the later, more
 // general ones (and the plain JSON candidates) never see the same call twice.
-const RECOGNIZERS: ReadonlyArray<(context: ExtractionContext) => void> = []
+const MARKUP_RECOGNIZERS: ReadonlyArray<(context: ExtractionContext) => void> = [
+  recognizeXmlCalls,
+  recognizeArgumentPairs,
+  recognizeWrappers,
+  recognizeTokenCalls,
+  recognizeGemmaCalls,
+]
+// Run after the JSON candidates: a `name(…)` inside a JSON string is not a call, while JSON inside
+// a call's parentheses is that call's argument.
+const LATE_RECOGNIZERS: ReadonlyArray<(context: ExtractionContext) => void> = [recognizePythonicCalls, recognizeBareName]
 
 /**
  * Finds every tool call or JSON candidate in model text, in order.
@@ -56,16 +69,21 @@ function extractCallsFrom(text: string, options: ExtractCallsOptions): ExtractCa
     text,
     names: options.names,
     tokens,
+    tokenAt: new Map(tokens.map((token) => [token.start, token])),
     scan: scanJson(text, rangesOf(tokens)),
     fences: findFences(text),
     found: [],
     truncated: false,
   }
-  for (const recognize of RECOGNIZERS) {
+  for (const recognize of MARKUP_RECOGNIZERS) {
     if (context.found.length >= MAX_CALLS) break
     recognize(context)
   }
   addJsonCandidates(context)
+  for (const recognize of LATE_RECOGNIZERS) {
+    if (context.found.length >= MAX_CALLS) break
+    recognize(context)
+  }
 
   const claimed: TextRange[] = context.found.map((found) => [found.call.start, found.end] as const)
   // An unclosed opener inside a call that was read completely (a `{` in a parameter value) is not truncation.
@@ -103,4 +121,15 @@ function addJsonCandidates(context: ExtractionContext): void {
     if (attempts >= MAX_JSON_ATTEMPTS) break
     visit(span)
   }
+}
+
+/** A whole answer that is only a known action name (`done`, `` `wait` ``): that action, no arguments. */
+function recognizeBareName(context: ExtractionContext): void {
+  if (context.found.length > 0 || !context.names || context.text.length > 256) return
+  const bare = context.text
+    .trim()
+    .replace(/^[`'"*]+|[`'"*.!]+$/g, '')
+    .trim()
+  const name = cleanToolName(bare)
+  if (context.names.has(name)) addFound(context, { name, args: {}, format: 'bare-name', fixes: [], start: context.text.indexOf(bare) }, context.text.length)
 }

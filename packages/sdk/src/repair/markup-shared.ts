@@ -128,6 +128,8 @@ export interface ExtractionContext {
   text: string
   names: ReadonlySet<string> | undefined
   tokens: SpecialToken[]
+  /** Token by start offset. */
+  tokenAt: Map<number, SpecialToken>
   scan: JsonScanResult
   fences: Fence[]
   /** Calls found so far, with their ranges; later recognizers skip text that is already claimed. */

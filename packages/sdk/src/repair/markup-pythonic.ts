@@ -1,0 +1,305 @@
+/**
+ * `name(key=value, …)` calls: pythonic lists `[a(x=1), b(y='z')]` (Llama 3.2/4, LFM2), Llama's
+ * builtin `<|python_tag|>name.call(k="v")`, Gemini's ```tool_code `default_api.name(...)` (also
+ * wrapped in `print(…)`), `functions.name(...)`. Arguments are read by a small literal parser that
+ * evaluates nothing: strings in either quote, numbers, True/False/None, dicts, lists and tuples.
+ */
+import { MAX_CALLS, MAX_MARKUP_DEPTH, addFound, cleanToolName, fenceAround, isSpaceCode, setOwn, skipSpaces } from './markup-shared'
+import type { ExtractionContext } from './markup-shared'
+
+type LiteralResult = { value: unknown; end: number } | 'truncated' | undefined
+
+interface Budget {
+  steps: number
+}
+
+const isNameCode = (code: number) =>
+  (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 46
+const isNameStart = (code: number) => (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95
+
+// Calls that wrap the real call (`print(default_api.scroll())`) or are never tools.
+const NOT_TOOLS = new Set(['print', 'repr', 'str', 'int', 'float', 'len', 'range', 'list', 'dict', 'tuple', 'set', 'type', 'if', 'for', 'while', 'return', 'and', 'or', 'not'])
+
+const KEYWORD_VALUES: Record<string, unknown> = { True: true, False: false, None: null, true: true, false: false, null: null }
+
+/**
+ * Parses one Python literal at `index`. Returns the value and the offset after it, `'truncated'`
+ * when the text ends inside it, or `undefined` when it is not a literal.
+ */
+export function parsePythonLiteral(text: string, index: number, depth = 0, budget: Budget = { steps: 0 }): LiteralResult {
+  budget.steps++
+  if (depth > MAX_MARKUP_DEPTH) return undefined
+  const cursor = skipSpaces(text, index)
+  if (cursor >= text.length) return 'truncated'
+  const code = text.charCodeAt(cursor)
+  if (code === 39 || code === 34) return parseString(text, cursor, false, budget)
+  if ((code === 114 || code === 82 || code === 117 || code === 85 || code === 98 || code === 66) && (text.charCodeAt(cursor + 1) === 39 || text.charCodeAt(cursor + 1) === 34)) {
+    return parseString(text, cursor + 1, code === 114 || code === 82, budget)
+  }
+  if (code === 123) return parseDict(text, cursor, depth, budget)
+  if (code === 91 || code === 40) return parseSequence(text, cursor, code === 91 ? 93 : 41, depth, budget)
+  if (code === 45 || code === 43 || (code >= 48 && code <= 57) || code === 46) return parseNumber(text, cursor)
+  if (isNameStart(code)) {
+    let end = cursor + 1
+    while (end < text.length && isNameCode(text.charCodeAt(end))) end++
+    const word = text.slice(cursor, end)
+    if (Object.prototype.hasOwnProperty.call(KEYWORD_VALUES, word)) return { value: KEYWORD_VALUES[word], end }
+    return end >= text.length ? 'truncated' : undefined
+  }
+  return undefined
+}
+
+function parseString(text: string, quoteAt: number, raw: boolean, budget: Budget): LiteralResult {
+  const quote = text.charCodeAt(quoteAt)
+  const triple = text.charCodeAt(quoteAt + 1) === quote && text.charCodeAt(quoteAt + 2) === quote
+  let cursor = quoteAt + (triple ? 3 : 1)
+  let value = ''
+  let segmentStart = cursor
+  while (cursor < text.length) {
+    const code = text.charCodeAt(cursor)
+    if (code === 92 && !raw) {
+      value += text.slice(segmentStart, cursor)
+      const next = text[cursor + 1]
+      if (next === undefined) return 'truncated'
+      const escaped = ESCAPES[next]
+      if (escaped !== undefined) {
+        value += escaped
+        cursor += 2
+      } else if (next === 'u' || next === 'x') {
+        const size = next === 'u' ? 4 : 2
+        const hex = text.slice(cursor + 2, cursor + 2 + size)
+        if (/^[0-9a-fA-F]+$/.test(hex) && hex.length === size) {
+          value += String.fromCharCode(Number.parseInt(hex, 16))
+          cursor += 2 + size
+        } else {
+          value += '\\' + next
+          cursor += 2
+        }
+      } else {
+        value += '\\' + next
+        cursor += 2
+      }
+      segmentStart = cursor
+      continue
+    }
+    if (code === quote && (!triple || (text.charCodeAt(cursor + 1) === quote && text.charCodeAt(cursor + 2) === quote))) {
+      value += text.slice(segmentStart, cursor)
+      budget.steps += cursor - quoteAt
+      return { value, end: cursor + (triple ? 3 : 1) }
+    }
+    // A single-line string cannot hold a raw line break: this was not a string literal.
+    if (code === 10 && !triple) return undefined
+    cursor++
+  }
+  return 'truncated'
+}
+
+const ESCAPES: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '0': '\0',
+  b: '\b',
+  f: '\f',
+  '\n': '',
+})
+
+function parseNumber(text: string, start: number): LiteralResult {
+  const match = /^[+-]?(?:\d[\d_]*)?(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(start, start + 64))
+  const literal = match?.[0] ?? ''
+  if (!/\d/.test(literal)) return undefined
+  const value = Number(literal.replace(/_/g, ''))
+  if (!Number.isFinite(value)) return undefined
+  return { value, end: start + literal.length }
+}
+
+function parseDict(text: string, openAt: number, depth: number, budget: Budget): LiteralResult {
+  const result: Record<string, unknown> = {}
+  let cursor = openAt + 1
+  for (;;) {
+    cursor = skipSpaces(text, cursor)
+    if (cursor >= text.length) return 'truncated'
+    if (text.charCodeAt(cursor) === 125) return { value: result, end: cursor + 1 }
+    // Keys: a literal, or a bare word (`{down: True}`).
+    let key: string
+    const keyCode = text.charCodeAt(cursor)
+    if (isNameStart(keyCode) && !/^(?:True|False|None)\b/.test(text.slice(cursor, cursor + 6))) {
+      let end = cursor + 1
+      while (end < text.length && isNameCode(text.charCodeAt(end))) end++
+      key = text.slice(cursor, end)
+      cursor = end
+    } else {
+      const parsedKey = parsePythonLiteral(text, cursor, depth + 1, budget)
+      if (parsedKey === undefined || parsedKey === 'truncated') return parsedKey
+      key = String(parsedKey.value)
+      cursor = parsedKey.end
+    }
+    cursor = skipSpaces(text, cursor)
+    if (cursor >= text.length) return 'truncated'
+    if (text.charCodeAt(cursor) !== 58) return undefined
+    const value = parsePythonLiteral(text, cursor + 1, depth + 1, budget)
+    if (value === undefined || value === 'truncated') return value
+    setOwn(result, key, value.value)
+    cursor = skipSpaces(text, value.end)
+    if (cursor >= text.length) return 'truncated'
+    const separator = text.charCodeAt(cursor)
+    if (separator === 44) cursor++
+    else if (separator !== 125) return undefined
+  }
+}
+
+function parseSequence(text: string, openAt: number, closeCode: number, depth: number, budget: Budget): LiteralResult {
+  const items: unknown[] = []
+  let cursor = openAt + 1
+  for (;;) {
+    cursor = skipSpaces(text, cursor)
+    if (cursor >= text.length) return 'truncated'
+    if (text.charCodeAt(cursor) === closeCode) return { value: items, end: cursor + 1 }
+    const item = parsePythonLiteral(text, cursor, depth + 1, budget)
+    if (item === undefined || item === 'truncated') return item
+    items.push(item.value)
+    cursor = skipSpaces(text, item.end)
+    if (cursor >= text.length) return 'truncated'
+    const separator = text.charCodeAt(cursor)
+    if (separator === 44) cursor++
+    else if (separator !== closeCode) return undefined
+  }
+}
+
+interface CallArguments {
+  args: unknown
+  keywordOnly: boolean
+  end: number
+}
+
+/** Reads `(k=v, …)` at the parenthesis `openAt`. */
+export function parseCallArguments(text: string, openAt: number, budget: Budget = { steps: 0 }): CallArguments | 'truncated' | undefined {
+  const keywords: Record<string, unknown> = {}
+  const positional: unknown[] = []
+  let keywordCount = 0
+  let cursor = openAt + 1
+  for (;;) {
+    cursor = skipSpaces(text, cursor)
+    if (cursor >= text.length) return 'truncated'
+    if (text.charCodeAt(cursor) === 41) break
+    let keyEnd = cursor
+    while (keyEnd < text.length && isNameCode(text.charCodeAt(keyEnd)) && text.charCodeAt(keyEnd) !== 46) keyEnd++
+    const afterKey = skipSpaces(text, keyEnd)
+    if (keyEnd > cursor && isNameStart(text.charCodeAt(cursor)) && text.charCodeAt(afterKey) === 61 && text.charCodeAt(afterKey + 1) !== 61) {
+      const value = parsePythonLiteral(text, afterKey + 1, 1, budget)
+      if (value === undefined || value === 'truncated') return value
+      setOwn(keywords, text.slice(cursor, keyEnd), value.value)
+      keywordCount++
+      cursor = value.end
+    } else {
+      if (keyEnd >= text.length) return 'truncated'
+      const value = parsePythonLiteral(text, cursor, 1, budget)
+      if (value === undefined || value === 'truncated') return value
+      positional.push(value.value)
+      cursor = value.end
+    }
+    cursor = skipSpaces(text, cursor)
+    if (cursor >= text.length) return 'truncated'
+    const separator = text.charCodeAt(cursor)
+    if (separator === 44) cursor++
+    else if (separator !== 41) return undefined
+  }
+  // Positional arguments cannot be named without the schema: one is a bare value for the caller's
+  // single-field rule; keywords win when both are present.
+  const args = keywordCount > 0 || positional.length === 0 ? keywords : positional.length === 1 ? positional[0] : positional
+  return { args, keywordOnly: positional.length === 0 && keywordCount > 0, end: cursor + 1 }
+}
+
+/** Finds `name(…)` calls. Outside a pythonic context a call needs keyword arguments or a known name. */
+export function recognizePythonicCalls(context: ExtractionContext): void {
+  const { text } = context
+  let open = text.indexOf('(')
+  if (open < 0) return
+  const budget: Budget = { steps: 0 }
+  const maxSteps = text.length + 10_000
+  while (open >= 0 && context.found.length < MAX_CALLS && budget.steps < maxSteps) {
+    const next = readCallAt(context, open, budget)
+    open = text.indexOf('(', Math.max(open + 1, next))
+  }
+}
+
+function readCallAt(context: ExtractionContext, open: number, budget: Budget): number {
+  const { text } = context
+  let nameStart = open
+  const floor = Math.max(0, open - 128)
+  while (nameStart > floor && isNameCode(text.charCodeAt(nameStart - 1))) nameStart--
+  if (nameStart === open || !isNameStart(text.charCodeAt(nameStart))) return open + 1
+  // Part of a longer word or a path (`/usr/bin(`): not a call.
+  if (nameStart > 0 && (isNameCode(text.charCodeAt(nameStart - 1)) || text.charCodeAt(nameStart - 1) === 47)) return open + 1
+  let rawName = text.slice(nameStart, open)
+  if (rawName.endsWith('.')) return open + 1
+  let format = 'pythonic'
+  let confident = false
+  if (rawName.endsWith('.call')) {
+    rawName = rawName.slice(0, -5)
+    format = 'python-tag'
+    confident = true
+  }
+  if (rawName.startsWith('default_api.')) {
+    format = 'tool-code'
+    confident = true
+  }
+  const name = cleanToolName(rawName)
+  if (!name || NOT_TOOLS.has(name)) return open + 1
+  const previous = previousSignificant(text, nameStart)
+  const token = tokenEndingAt(context, nameStart)
+  if (token) {
+    confident = true
+    if (token.name === 'python_tag') format = 'python-tag'
+  }
+  // In a list `[a(x=1), b(y=2)]` or after `print(`.
+  if (previous === 91 || previous === 44 || previous === 40) confident = true
+  const fence = fenceAround(context, nameStart)
+  if (fence && (fence.language === 'tool_code' || fence.language === 'python' || fence.language === 'py')) {
+    confident = true
+    if (fence.language === 'tool_code') format = 'tool-code'
+  }
+  if (context.names?.has(name)) confident = true
+
+  const parsed = parseCallArguments(text, open, budget)
+  if (parsed === 'truncated') {
+    if (confident) context.truncated = true
+    return text.length
+  }
+  if (!parsed) return open + 1
+  if (!confident && !parsed.keywordOnly) return open + 1
+  // JSON found inside the parentheses is an argument of this call, not a call of its own.
+  const inside = context.found.filter((found) => found.call.start < parsed.end && nameStart < found.end)
+  if (inside.some((found) => found.call.format !== 'content-json' || found.call.start < nameStart || found.end > parsed.end)) return parsed.end
+  if (inside.length > 0) context.found = context.found.filter((found) => !inside.includes(found))
+  addFound(context, { name, args: parsed.args, format: `tool-markup:${format}`, fixes: [], start: nameStart }, parsed.end)
+  return parsed.end
+}
+
+function previousSignificant(text: string, index: number): number {
+  let cursor = index - 1
+  const floor = Math.max(0, index - 64)
+  while (cursor >= floor && isSpaceCode(text.charCodeAt(cursor))) cursor--
+  return cursor >= floor ? text.charCodeAt(cursor) : -1
+}
+
+function tokenEndingAt(context: ExtractionContext, index: number) {
+  // Tokens are sorted; a binary search finds the last one ending at or before `index`.
+  const { tokens, text } = context
+  let low = 0
+  let high = tokens.length - 1
+  let found = -1
+  while (low <= high) {
+    const middle = (low + high) >> 1
+    if (tokens[middle]!.end <= index) {
+      found = middle
+      low = middle + 1
+    } else high = middle - 1
+  }
+  if (found < 0) return undefined
+  const token = tokens[found]!
+  return skipSpaces(text, token.end, index) === index ? token : undefined
+}

@@ -1,0 +1,203 @@
+/**
+ * Calls delimited by special tokens: a boundary (a special token, or Harmony's `to=`), an optional
+ * tool name, a gap of more tokens or filler words, then JSON arguments. One reader covers
+ * - Mistral `[TOOL_CALLS] [{…}]` and `[TOOL_CALLS]name[CALL_ID]id[ARGS]{…}`,
+ * - DeepSeek `<｜tool▁call▁begin｜>function<｜tool▁sep｜>name` + ```json fence (V3) or bare JSON (V3.1),
+ *   whatever the spelling of the opening marker,
+ * - Kimi `functions.name:0<|tool_call_argument_begin|>{…}` (spaces, a missing `>`, quoted arguments),
+ * - Harmony `to=functions.name <|constrain|>json<|message|>{…}` and its stripped `to=functions.name json{…}`,
+ * - Llama `<|python_tag|>{…}`, and families not listed that put a name and JSON between tokens.
+ */
+import { parseLenientJson } from './lenient-json'
+import { MAX_CALLS, addFound, cleanToolName, fenceAround, readName, skipSpaces } from './markup-shared'
+import type { ExtractionContext, SpecialToken } from './markup-shared'
+import { looksLikeJsonOpener } from './scan-json'
+
+// Words a template puts between the name and the arguments (`<|constrain|>json`, `commentary`).
+const GAP_WORDS = new Set(['json', 'code', 'commentary'])
+// Role and channel words that follow a token but are not tool names.
+const NOT_NAMES = new Set([
+  'assistant',
+  'user',
+  'system',
+  'developer',
+  'model',
+  'tool',
+  'analysis',
+  'commentary',
+  'final',
+  'json',
+  'function',
+  'functions',
+  'call',
+  'calls',
+  'tool_call',
+  'tool_calls',
+  'args',
+  'arguments',
+  'parameters',
+  'name',
+])
+const CALL_TOKEN_HINT = /tool|call|function|args|python|message/
+const MAX_GAP_STEPS = 8
+
+interface Boundary {
+  start: number
+  end: number
+  family: string
+  /** The token asks for a call (`[TOOL_CALLS]`, `<|tool_call_begin|>`) rather than being any token. */
+  callish: boolean
+}
+
+function findBoundaries(context: ExtractionContext): Boundary[] {
+  const { text } = context
+  const boundaries: Boundary[] = context.tokens.map((token: SpecialToken) => ({
+    start: token.start,
+    end: token.end,
+    family: token.family,
+    callish: token.family !== 'special-token' || CALL_TOKEN_HINT.test(token.name),
+  }))
+  // Harmony names the recipient with `to=`; it survives when a server strips the special tokens.
+  let toIndex = text.indexOf('to=')
+  let harmony = false
+  while (toIndex >= 0 && boundaries.length < 100_000) {
+    const before = toIndex === 0 ? 32 : text.charCodeAt(toIndex - 1)
+    if (before === 32 || before === 10 || before === 9 || before === 62 || before === 124) {
+      boundaries.push({ start: toIndex, end: toIndex + 3, family: 'harmony', callish: true })
+      harmony = true
+    }
+    toIndex = text.indexOf('to=', toIndex + 3)
+  }
+  if (harmony) boundaries.sort((left, right) => left.start - right.start)
+  return boundaries
+}
+
+/** Reads `[name] [gap] JSON` after every boundary. */
+export function recognizeTokenCalls(context: ExtractionContext): void {
+  const { text } = context
+  if (context.tokens.length === 0 && !text.includes('to=')) return
+  for (const boundary of findBoundaries(context)) {
+    if (context.found.length >= MAX_CALLS) break
+    readAfterBoundary(context, boundary)
+  }
+}
+
+function readAfterBoundary(context: ExtractionContext, boundary: Boundary): void {
+  const { text } = context
+  const families = [boundary.family]
+  let cursor = skipSpaces(text, boundary.end)
+  let name: string | undefined
+  const nameEnd = readName(text, cursor)
+  if (nameEnd > cursor) {
+    const rawName = text.slice(cursor, nameEnd)
+    cursor = nameEnd
+    // Kimi's call index: `functions.scroll:0`.
+    const index = /^:\d+/.exec(text.slice(cursor, cursor + 12))
+    if (index) cursor += index[0].length
+    if (text.charCodeAt(cursor) === 40) return // `name(` is a pythonic call
+    const cleaned = cleanToolName(rawName)
+    if (context.names?.has(cleaned) || !NOT_NAMES.has(cleaned.toLowerCase())) name = cleaned
+  }
+
+  let fenced = false
+  let tokensInGap = 0
+  for (let step = 0; step < MAX_GAP_STEPS; step++) {
+    cursor = skipSpaces(text, cursor)
+    const token = context.tokenAt.get(cursor)
+    if (token) {
+      families.push(token.family)
+      tokensInGap++
+      cursor = token.end
+      if (token.name === 'call_id') cursor = readCallId(text, skipSpaces(text, cursor))
+      continue
+    }
+    if (text.startsWith('```', cursor)) {
+      cursor = readName(text, cursor + 3)
+      fenced = true
+      continue
+    }
+    const wordEnd = readName(text, cursor)
+    if (wordEnd > cursor && GAP_WORDS.has(text.slice(cursor, wordEnd).toLowerCase())) {
+      cursor = wordEnd
+      continue
+    }
+    break
+  }
+  // A named token call with no name when there is no gap token either is just a token before JSON.
+  if (!name && !boundary.callish && !families.some((family) => family !== 'special-token')) return
+
+  const code = text.charCodeAt(cursor)
+  if (cursor >= text.length) {
+    // `[TOOL_CALLS]scroll[ARGS]` and nothing more: the generation stopped before the arguments.
+    if (name && (tokensInGap > 0 || boundary.callish)) context.truncated = true
+    return
+  }
+  let args: unknown
+  let end: number
+  const fixes: string[] = []
+  if (code === 123 || code === 91) {
+    const spanEnd = context.scan.ends.get(cursor)
+    if (spanEnd === undefined) {
+      if ((name || boundary.callish) && looksLikeJsonOpener(text, cursor) && context.scan.truncated) context.truncated = true
+      return
+    }
+    const parsed = parseLenientJson(text.slice(cursor, spanEnd))
+    if (!parsed) return
+    args = parsed.value
+    fixes.push(...parsed.fixes)
+    end = spanEnd
+  } else if (code === 34 && name) {
+    // Kimi sometimes sends the arguments as a quoted JSON string.
+    const stringEnd = findStringEnd(text, cursor)
+    if (stringEnd < 0) {
+      context.truncated = true
+      return
+    }
+    let decoded: unknown
+    try {
+      decoded = JSON.parse(text.slice(cursor, stringEnd))
+    } catch {
+      return
+    }
+    const inner = typeof decoded === 'string' ? parseLenientJson(decoded) : undefined
+    if (!inner || inner.value === null || typeof inner.value !== 'object') return
+    args = inner.value
+    fixes.push('double-encoded-arguments', ...inner.fixes)
+    end = stringEnd
+  } else {
+    return
+  }
+  if (!name && (args === null || typeof args !== 'object')) return
+  if (fenced || fenceAround(context, cursor)) fixes.push('fenced')
+  const family = families.find((candidate) => candidate !== 'special-token') ?? 'special-token'
+  // Take in a closing fence and the closing tokens so they are not read again.
+  let callEnd = end
+  for (let step = 0; step < 4; step++) {
+    const next = skipSpaces(text, callEnd)
+    if (text.startsWith('```', next)) callEnd = next + 3
+    else if (context.tokenAt.has(next) && /end|call$/.test(context.tokenAt.get(next)!.name)) callEnd = context.tokenAt.get(next)!.end
+    else break
+  }
+  addFound(context, { ...(name ? { name } : {}), args, format: `tool-markup:${family}`, fixes, start: boundary.start }, callEnd)
+}
+
+function readCallId(text: string, from: number): number {
+  let cursor = from
+  const limit = Math.min(text.length, from + 64)
+  while (cursor < limit) {
+    const code = text.charCodeAt(cursor)
+    if ((code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 45) cursor++
+    else break
+  }
+  return cursor
+}
+
+/** The offset after the closing quote of the JSON string at `from`, or -1 when it never closes. */
+function findStringEnd(text: string, from: number): number {
+  for (let index = from + 1; index < text.length; index++) {
+    const code = text.charCodeAt(index)
+    if (code === 92) index++
+    else if (code === 34) return index + 1
+  }
+  return -1
+}

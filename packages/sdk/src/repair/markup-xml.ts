@@ -1,0 +1,375 @@
+/**
+ * XML-ish tool-call markup: name/parameter pairs and wrapper tags.
+ *
+ * One tag scan feeds three readers:
+ * - call tags carrying a name: `<function=NAME>`, `<function name="NAME">`, `<invoke name="NAME">`,
+ *   DeepSeek's `<｜DSML｜invoke name="NAME">`, with `<parameter=K>v</parameter>`,
+ *   `<parameter name="K" string="false">v</parameter>` or a JSON body;
+ * - GLM's `NAME<arg_key>k</arg_key><arg_value>v</arg_value>`;
+ * - wrapper tags around JSON (Hermes `<tool_call>{…}</tool_call>`, `<function_call>`, `<tools>` …).
+ * Namespaced tags (`<minimax:tool_call>`) are read by their local name.
+ */
+import { parseLenientJson } from './lenient-json'
+import { MAX_CALLS, addFound, cleanToolName, fenceAround, readName, setOwn, skipSpaces } from './markup-shared'
+import type { ExtractionContext } from './markup-shared'
+import { looksLikeJsonOpener } from './scan-json'
+
+interface Tag {
+  start: number
+  end: number
+  close: boolean
+  /** Written with a special-token prefix, as DeepSeek's DSML `<｜DSML｜invoke …>`. */
+  tokenPrefix: boolean
+  /** Local name in lower case (`tool_call` for `<minimax:tool_call>`). */
+  local: string
+  /** The value of `<name=VALUE>`. */
+  value?: string
+  attributes: Record<string, string>
+}
+
+// `<`, optional `/`, an optional `｜DSML｜`-style token prefix, an optional namespace, the name, then
+// either `=VALUE` or attributes. Bounded and anchored on `<`, so the scan is linear.
+const TAG = /<(\/?)(?:｜[^｜<>\n]{1,24}｜)?(?:[A-Za-z_][\w-]{0,40}:)?([A-Za-z_][\w.-]{0,60})((?:=|\s)[^<>]{0,400})?\s*\/?>/g
+const ATTRIBUTE = /([\w:.-]{1,40})\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>/]+))/g
+
+const PARAMETER_TAGS = new Set(['parameter', 'param', 'argument', 'arg'])
+const CALL_TAG_HINT = /function|invoke|tool|call|action|command/
+const WRAPPER_TAGS = new Set([
+  'tool_call',
+  'tool_calls',
+  'toolcall',
+  'function_call',
+  'function_calls',
+  'functioncall',
+  'tool',
+  'tools',
+  'tool_use',
+  'call',
+  'calls',
+  'response',
+  'json',
+  'xml',
+  'action',
+  'actions',
+])
+
+function findTags(text: string): Tag[] {
+  const tags: Tag[] = []
+  if (!text.includes('<')) return tags
+  for (const match of text.matchAll(TAG)) {
+    const rest = match[3]?.trim() ?? ''
+    const attributes: Record<string, string> = Object.create(null) as Record<string, string>
+    let value: string | undefined
+    if (rest.startsWith('=')) {
+      value = rest
+        .slice(1)
+        .trim()
+        .replace(/^["']|["']$/g, '')
+    } else if (rest) {
+      for (const attribute of rest.matchAll(ATTRIBUTE)) {
+        attributes[attribute[1]!.toLowerCase()] = attribute[2] ?? attribute[3] ?? attribute[4] ?? ''
+      }
+    }
+    tags.push({
+      start: match.index,
+      end: match.index + match[0].length,
+      close: match[1] === '/',
+      tokenPrefix: match[0].includes('｜'),
+      local: match[2]!.toLowerCase(),
+      value,
+      attributes,
+    })
+  }
+  return tags
+}
+
+/** The tags of the text, computed once per context. */
+const tagCache = new WeakMap<ExtractionContext, Tag[]>()
+function tagsOf(context: ExtractionContext): Tag[] {
+  let tags = tagCache.get(context)
+  if (!tags) {
+    tags = findTags(context.text)
+    tagCache.set(context, tags)
+  }
+  return tags
+}
+
+/** Index of the tag closing `tags[from]`: the next `</local>`, not past another opener of the same name. */
+function findClose(tags: readonly Tag[], from: number, local: string, limit = tags.length): number {
+  for (let index = from + 1; index < limit; index++) {
+    const tag = tags[index]!
+    if (tag.local !== local) continue
+    if (tag.close) return index
+    return -1
+  }
+  return -1
+}
+
+/** Qwen's template puts the value on its own line: drop one line break on each side, keep the rest. */
+function trimValueText(value: string): string {
+  return value.replace(/^\r?\n/, '').replace(/\r?\n$/, '')
+}
+
+/**
+ * A parameter value as text; a value that is clearly JSON (an object or an array), or any value
+ * DSML marks `string="false"`, is parsed. Scalars stay text for the schema-guided coercion.
+ */
+function readValue(raw: string, typed: boolean): unknown {
+  const text = trimValueText(raw)
+  const trimmed = text.trim()
+  const first = trimmed.charCodeAt(0)
+  if (typed || first === 123 || first === 91) {
+    const parsed = parseLenientJson(trimmed)
+    if (parsed !== undefined && (typed || (parsed.value !== null && typeof parsed.value === 'object'))) return parsed.value
+  }
+  return text
+}
+
+/** `<function=NAME>`, `<invoke name="NAME">`, `<｜DSML｜invoke name="NAME">` … with parameters or a JSON body. */
+export function recognizeXmlCalls(context: ExtractionContext): void {
+  const { text } = context
+  const tags = tagsOf(context)
+  for (let index = 0; index < tags.length && context.found.length < MAX_CALLS; index++) {
+    const tag = tags[index]!
+    if (tag.close || PARAMETER_TAGS.has(tag.local)) continue
+    const rawName = tag.value ?? tag.attributes.name
+    if (!rawName) continue
+    const name = cleanToolName(rawName)
+    if (!name || (!CALL_TAG_HINT.test(tag.local) && !context.names?.has(name))) continue
+
+    let closeIndex = findClose(tags, index, tag.local)
+    // Without its closer the body runs to the next call tag of the same kind, or to the end.
+    let bodyEndTag = closeIndex
+    if (closeIndex < 0) {
+      bodyEndTag = tags.length
+      for (let next = index + 1; next < tags.length; next++) {
+        const candidate = tags[next]!
+        if (candidate.local === tag.local && !candidate.close) {
+          bodyEndTag = next
+          break
+        }
+        // A closing wrapper (`</tool_call>`) ends the call too.
+        if (candidate.close && !PARAMETER_TAGS.has(candidate.local)) {
+          bodyEndTag = next
+          break
+        }
+      }
+      closeIndex = -1
+    }
+    const bodyEnd = bodyEndTag < tags.length ? tags[bodyEndTag]!.start : text.length
+    const callEnd = closeIndex >= 0 ? tags[closeIndex]!.end : bodyEnd
+
+    const args: Record<string, unknown> = {}
+    let parameterCount = 0
+    let truncated = false
+    for (let inner = index + 1; inner < bodyEndTag; inner++) {
+      const parameter = tags[inner]!
+      if (parameter.close || !PARAMETER_TAGS.has(parameter.local)) continue
+      const key = parameter.value ?? parameter.attributes.name
+      if (key === undefined) continue
+      const parameterClose = findClose(tags, inner, parameter.local, bodyEndTag)
+      let valueEnd: number
+      if (parameterClose >= 0) {
+        valueEnd = tags[parameterClose]!.start
+      } else {
+        // An unclosed parameter that runs into the end of the text was cut off.
+        let next = inner + 1
+        while (next < bodyEndTag && !(PARAMETER_TAGS.has(tags[next]!.local) && !tags[next]!.close)) next++
+        valueEnd = next < bodyEndTag ? tags[next]!.start : bodyEnd
+        if (valueEnd >= text.length) truncated = true
+      }
+      const typed = parameter.attributes.string === 'false'
+      setOwn(args, key, readValue(text.slice(parameter.end, valueEnd), typed))
+      parameterCount++
+      if (parameterClose >= 0) inner = parameterClose
+    }
+    if (truncated) {
+      context.truncated = true
+      continue
+    }
+
+    let value: unknown = args
+    const fixes: string[] = []
+    let jsonBody = false
+    if (parameterCount === 0) {
+      const body = readJsonBody(context, tag.end, bodyEnd)
+      if (body === 'truncated') {
+        context.truncated = true
+        continue
+      }
+      if (body) {
+        value = body.value
+        fixes.push(...body.fixes)
+        jsonBody = true
+      } else {
+        const rest = text.slice(tag.end, bodyEnd).trim()
+        if (rest.length === 0 && closeIndex < 0 && bodyEnd >= text.length) {
+          // `<function=scroll>` and nothing after it: cut off right after the opener.
+          context.truncated = true
+          continue
+        }
+        // A bare value (`<function=wait>3</function>`) is left for the single-field rule.
+        if (rest.length > 0 && !rest.includes('<')) value = rest
+      }
+    }
+    const format = tag.tokenPrefix
+      ? 'dsml'
+      : tag.local === 'invoke'
+        ? 'minimax'
+        : jsonBody || (tag.value === undefined && parameterCount === 0)
+          ? 'function-tag'
+          : tag.value !== undefined
+            ? 'qwen-xml'
+            : 'xml'
+    const start = enclosingWrapperStart(tags, index) ?? tag.start
+    addFound(context, { name, args: value, format: `tool-markup:${format}`, fixes, start }, Math.max(callEnd, enclosingWrapperEnd(tags, index, closeIndex) ?? callEnd))
+    if (closeIndex >= 0) index = closeIndex
+  }
+}
+
+/** The start of a wrapper tag (`<tool_call>`, `<minimax:tool_call>`) directly around the call tag. */
+function enclosingWrapperStart(tags: readonly Tag[], index: number): number | undefined {
+  const previous = tags[index - 1]
+  if (previous && !previous.close && WRAPPER_TAGS.has(previous.local) && previous.value === undefined && !previous.attributes.name) return previous.start
+  return undefined
+}
+
+function enclosingWrapperEnd(tags: readonly Tag[], index: number, closeIndex: number): number | undefined {
+  if (closeIndex < 0) return undefined
+  const previous = tags[index - 1]
+  const next = tags[closeIndex + 1]
+  if (previous && next && next.close && next.local === previous.local && WRAPPER_TAGS.has(previous.local)) return next.end
+  return undefined
+}
+
+type JsonBody = { value: unknown; fixes: string[]; start: number; end: number } | 'truncated' | undefined
+
+/** A JSON value at the start of `[from, to)`, after spaces, a fence marker or a `json` word. */
+function readJsonBody(context: ExtractionContext, from: number, to: number): JsonBody {
+  const { text } = context
+  let cursor = skipSpaces(text, from, to)
+  let fenced = false
+  if (text.startsWith('```', cursor)) {
+    cursor = skipSpaces(text, readName(text, cursor + 3), to)
+    fenced = true
+  } else if (/^json\b/i.test(text.slice(cursor, cursor + 5))) {
+    cursor = skipSpaces(text, cursor + 4, to)
+  }
+  for (let token = context.tokenAt.get(cursor); token; token = context.tokenAt.get(cursor)) cursor = skipSpaces(text, token.end, to)
+  const code = text.charCodeAt(cursor)
+  if (cursor >= to || (code !== 123 && code !== 91)) return undefined
+  const end = context.scan.ends.get(cursor)
+  if (end === undefined) return looksLikeJsonOpener(text, cursor) && to >= text.length ? 'truncated' : undefined
+  const parsed = parseLenientJson(text.slice(cursor, end))
+  if (!parsed) return undefined
+  const fixes = [...parsed.fixes]
+  if (fenced || fenceAround(context, cursor)) fixes.push('fenced')
+  return { value: parsed.value, fixes, start: cursor, end }
+}
+
+/** GLM-4.5+: `NAME<arg_key>k</arg_key><arg_value>v</arg_value>…`, usually inside `<tool_call>`. */
+export function recognizeArgumentPairs(context: ExtractionContext): void {
+  const { text } = context
+  const tags = tagsOf(context)
+  for (let index = 0; index < tags.length && context.found.length < MAX_CALLS; index++) {
+    const first = tags[index]!
+    if (first.close || first.local !== 'arg_key') continue
+    const previous = tags[index - 1]
+    const nameFrom = previous ? previous.end : 0
+    // The name is the text right before the first key, after the previous tag or token or line.
+    let nameText = text.slice(Math.max(nameFrom, first.start - 256), first.start)
+    const lineBreak = nameText.lastIndexOf('\n', nameText.trimEnd().length - 1)
+    if (!previous && lineBreak >= 0) nameText = nameText.slice(lineBreak + 1)
+    for (const token of context.tokens) {
+      if (token.end <= first.start && token.end > first.start - nameText.length) nameText = text.slice(token.end, first.start)
+    }
+    const rawName = nameText.trim()
+    if (rawName.length === 0 || readName(rawName, 0) !== rawName.replace(/:\d+$/, '').length) continue
+    const name = cleanToolName(rawName)
+
+    const args: Record<string, unknown> = {}
+    let cursor = index
+    let end = first.end
+    let truncated = false
+    while (cursor < tags.length && tags[cursor]!.local === 'arg_key' && !tags[cursor]!.close) {
+      const keyClose = tags[cursor + 1]
+      if (!keyClose || keyClose.local !== 'arg_key' || !keyClose.close) {
+        truncated = !keyClose
+        break
+      }
+      const key = text.slice(tags[cursor]!.end, keyClose.start).trim()
+      const valueOpen = tags[cursor + 2]
+      const valueClose = tags[cursor + 3]
+      if (!valueOpen || valueOpen.local !== 'arg_value' || valueOpen.close) {
+        truncated = !valueOpen
+        break
+      }
+      if (!valueClose || valueClose.local !== 'arg_value' || !valueClose.close) {
+        truncated = true
+        break
+      }
+      setOwn(args, key, readValue(text.slice(valueOpen.end, valueClose.start), false))
+      end = valueClose.end
+      cursor += 4
+    }
+    if (truncated) {
+      context.truncated = true
+      break
+    }
+    const wrapper = previous && !previous.close && WRAPPER_TAGS.has(previous.local) ? previous : undefined
+    const after = tags[cursor]
+    if (wrapper && after && after.close && after.local === wrapper.local) end = after.end
+    addFound(context, { name, args, format: 'tool-markup:glm', fixes: [], start: wrapper ? wrapper.start : first.start - nameText.length }, end)
+    index = cursor - 1
+  }
+}
+
+/** Hermes-style wrappers around JSON (`<tool_call>{…}</tool_call>` …) or around a bare tool name. */
+export function recognizeWrappers(context: ExtractionContext): void {
+  const { text } = context
+  const tags = tagsOf(context)
+  for (let index = 0; index < tags.length && context.found.length < MAX_CALLS; index++) {
+    const tag = tags[index]!
+    if (tag.close || !WRAPPER_TAGS.has(tag.local) || tag.value !== undefined || tag.attributes.name) continue
+    const closeIndex = findClose(tags, index, tag.local)
+    let bodyEnd = text.length
+    if (closeIndex >= 0) bodyEnd = tags[closeIndex]!.start
+    else if (index + 1 < tags.length) bodyEnd = tags[index + 1]!.start
+    const body = text.slice(tag.end, bodyEnd)
+    const trimmed = body.trim()
+    const closeEnd = closeIndex >= 0 ? tags[closeIndex]!.end : bodyEnd
+
+    // A bare tool name: GLM's rendering of a call without arguments.
+    if (trimmed.length > 0 && readName(trimmed, 0) === trimmed.length && (closeIndex >= 0 || context.names?.has(cleanToolName(trimmed)))) {
+      addFound(context, { name: cleanToolName(trimmed), args: {}, format: 'tool-markup:glm', fixes: [], start: tag.start }, closeEnd)
+      continue
+    }
+    let cursor = tag.end
+    let first = true
+    while (cursor < bodyEnd && context.found.length < MAX_CALLS) {
+      const json = readJsonBody(context, cursor, bodyEnd)
+      if (json === 'truncated') {
+        context.truncated = true
+        break
+      }
+      if (!json) break
+      const start = first ? tag.start : json.start
+      const end = first && closeIndex >= 0 && skipSeparators(text, json.end, bodyEnd) >= bodyEnd ? closeEnd : json.end
+      addFound(context, { args: json.value, format: 'tool-markup:hermes', fixes: json.fixes, start }, end)
+      first = false
+      cursor = skipSeparators(text, json.end, bodyEnd)
+    }
+    if (closeIndex >= 0) index = closeIndex
+  }
+}
+
+/** Skips what may separate several JSON calls in one wrapper: spaces, commas, semicolons, fences. */
+function skipSeparators(text: string, from: number, to: number): number {
+  let cursor = from
+  while (cursor < to) {
+    const code = text.charCodeAt(cursor)
+    if (code === 32 || code === 9 || code === 10 || code === 13 || code === 44 || code === 59 || code === 96) cursor++
+    else break
+  }
+  return cursor
+}
