@@ -2,6 +2,7 @@ export { createClient } from './client/create-client'
 export type { Client } from './client/create-client'
 export type { ClientConfig, Logger } from './client/config'
 export type { InvokeOptions } from './client/invoke'
+export type { StreamRun } from './client/stream'
 export { defineTool } from './tool/define-tool'
 export type { StandardSchemaLike, InferSchemaOutput } from './tool/schema'
 export { InvokeError, isInvokeError } from './errors/invoke-error'
@@ -24,6 +25,9 @@ export type {
   ChatRequest,
   ChatResponse,
   ChatResponseMessage,
+  ChatStreamChunk,
+  ChatStreamDelta,
+  ChatStreamToolCallDelta,
   ChatToolCall,
   ChatToolChoice,
   ChatToolDefinition,
@@ -33,6 +37,7 @@ export type {
   InvokeResult,
   JsonValue,
   MacroToolInfo,
+  StreamEvent,
   Tool,
   ToolCall,
   ToolExecuteContext,

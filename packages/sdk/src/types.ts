@@ -52,6 +52,8 @@ export interface ChatRequest {
   max_tokens?: number
   max_completion_tokens?: number
   stream?: boolean
+  /** Sent by `client.stream()` as `{ include_usage: true }`; an adapter deletes it for servers that reject it. */
+  stream_options?: { include_usage?: boolean; [key: string]: unknown }
   [key: string]: unknown
 }
 
@@ -95,6 +97,52 @@ export interface ChatResponse {
   usage?: ChatUsage | null
   [key: string]: unknown
 }
+
+/** One tool-call fragment of a streamed delta. Servers differ in which fields each fragment carries. */
+export interface ChatStreamToolCallDelta {
+  index?: number
+  id?: string | null
+  type?: string
+  function?: { name?: string | null; arguments?: string | Record<string, unknown> | null }
+  [key: string]: unknown
+}
+
+/** The `delta` of one streamed choice. */
+export interface ChatStreamDelta {
+  role?: string
+  content?: string | null
+  reasoning_content?: string | null
+  reasoning?: string | null
+  refusal?: string | null
+  tool_calls?: ChatStreamToolCallDelta[] | null
+  function_call?: { name?: string | null; arguments?: string | null } | null
+  [key: string]: unknown
+}
+
+/** One parsed `data:` event of a chat-completions stream (what an adapter's `fixChunk` sees). */
+export interface ChatStreamChunk {
+  id?: string
+  object?: string
+  created?: number
+  model?: string
+  choices?: Array<{ index?: number; delta?: ChatStreamDelta | null; finish_reason?: string | null; [key: string]: unknown }>
+  usage?: ChatUsage | null
+  [key: string]: unknown
+}
+
+/**
+ * What iterating a `client.stream()` run yields. `reasoning`, `text` and `arguments` are raw deltas;
+ * `partial` is a best-effort parse of a tool call's arguments so far (a preview, never executed);
+ * `reset` says a retry restarts the stream, so a UI should clear what it showed.
+ */
+export type StreamEvent =
+  | { type: 'reasoning'; delta: string }
+  | { type: 'text'; delta: string }
+  /** `index`: the position of the tool call in this response (0 for the first). */
+  | { type: 'arguments'; delta: string; index: number; name?: string }
+  | { type: 'partial'; args: unknown; index: number; name?: string }
+  /** `attempt`: the attempt that failed (as in the client's `retry` event); `error`: why. */
+  | { type: 'reset'; attempt: number; error: import('./errors/invoke-error').InvokeError }
 
 /** Normalised token usage of one step. Fields are 0 when the server did not report them. */
 export interface Usage {

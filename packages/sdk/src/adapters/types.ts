@@ -1,5 +1,5 @@
 import type { InvokeError } from '../errors/invoke-error'
-import type { ChatRequest, ChatResponse, FinishClass, ToolSet } from '../types'
+import type { ChatRequest, ChatResponse, ChatStreamChunk, FinishClass, ToolSet } from '../types'
 
 /** What an adapter's `match` sees: the client's model and base URL. */
 export interface MatchContext {
@@ -66,6 +66,11 @@ export interface Adapter {
   patchRequest?(body: ChatRequest, context: AdapterContext): ChatRequest | void
   fixResponse?(response: ChatResponse, context: AdapterContext): ChatResponse | void
   classifyFinish?(reason: string | null | undefined, context: AdapterContext): FinishClass | undefined
+  /**
+   * Fixes one parsed chunk of a `client.stream()` response (a family's stream quirks) before it is
+   * assembled; runs in response order, like `fixResponse`. May mutate and return nothing.
+   */
+  fixChunk?(chunk: ChatStreamChunk, context: AdapterContext): ChatStreamChunk | void
   /** Reclassify an HTTP or body error in this family's wording; return `undefined` to keep it. */
   classifyError?(error: InvokeError, context: ErrorContext): InvokeError | undefined
 }

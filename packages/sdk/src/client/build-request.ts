@@ -71,6 +71,10 @@ export function buildRequest(input: BuildRequestInput): ChatRequest {
   }
   if (input.temperature !== undefined) body.temperature = input.temperature
   if (input.maxTokens !== undefined) body.max_tokens = input.maxTokens
-  if (input.stream) body.stream = true
+  if (input.stream) {
+    body.stream = true
+    // Without it most servers send no usage at all when streaming; adapters drop it where rejected.
+    body.stream_options = { include_usage: true }
+  }
   return body
 }

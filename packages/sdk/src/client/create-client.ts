@@ -6,11 +6,17 @@ import { resolveRetryOptions, withRetry } from '../retry/with-retry'
 import type { ChatMessage, ClientEvents, InvokeResult, ToolSet } from '../types'
 import { validateConfig, type ClientConfig } from './config'
 import { invokeAttempt, prepareStep, type ClientState, type InvokeOptions } from './invoke'
+import { streamStep, type StreamRun } from './stream'
 
 /** A configured connection to one model. */
 export interface Client {
   /** Sends one step and resolves with exactly one validated, executed tool call. */
   invoke(messages: ChatMessage[], tools: ToolSet, options?: InvokeOptions): Promise<InvokeResult>
+  /**
+   * Sends one step as a stream: iterate the run for reasoning, text and argument deltas and `partial`
+   * previews of the arguments; `run.result` resolves with exactly what `invoke` would.
+   */
+  stream(messages: ChatMessage[], tools: ToolSet, options?: InvokeOptions): StreamRun
   /** Typed events: `request`, `response`, `retry`, `fix`, `error`, `action`. */
   readonly events: Emitter<ClientEvents>
   /** Names of the adapters that handle this client, in patch order (the default `openai` last). */
@@ -60,6 +66,9 @@ export function createClient(config: ClientConfig): Client {
     events,
     adapters: chain.map((adapter) => adapter.name),
     model: config.model,
+    stream(messages, tools, options = {}) {
+      return streamStep(state, messages, tools, options)
+    },
     async invoke(messages, tools, options = {}) {
       try {
         const step = prepareStep(state, messages, tools, options, false)

@@ -1,0 +1,207 @@
+import type { ChatResponse, ChatResponseMessage, ChatStreamChunk, ChatStreamToolCallDelta, ChatToolCall, ChatUsage, StreamEvent } from '../types'
+import { parsePartialJson } from './parse-partial-json'
+
+/** Builds one chat-completions response out of stream chunks, emitting deltas as they come. */
+export interface StreamAssembler {
+  /** Adds one parsed chunk (already passed through the adapters' `fixChunk`). */
+  push(chunk: ChatStreamChunk): void
+  /** Flushes the last `partial` previews and returns the whole response, as a non-streaming server would have sent it. */
+  finish(): ChatResponse
+}
+
+/** Options of {@link createStreamAssembler}. */
+export interface StreamAssemblerOptions {
+  /**
+   * Re-parse a call's arguments for a `partial` event once this many bytes arrived since the last
+   * parse, or an eighth of the arguments so far when that is more: previews stay fine-grained for
+   * short arguments while a long one costs a linear total, never a quadratic one. Default 24.
+   */
+  partialStepBytes?: number
+}
+
+interface CallState {
+  /** Position in `tool_calls` (the `index` of its events). */
+  position: number
+  id?: string
+  type?: string
+  name: string
+  text: string
+  /** Set when a server sent the arguments as an object rather than a JSON string. */
+  object?: Record<string, unknown>
+  parsedLength: number
+  lastPartial?: string
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value !== ''
+
+/**
+ * Assembles a chat-completions stream the way real servers send it: tool-call fragments with or
+ * without `index` (a fragment without one continues the last call unless it brings a new id or a
+ * different name), `id` and `name` in the first fragment, a later one or never, argument bytes
+ * before the id, `arguments: null` (DashScope's closing fragment), arguments as an object,
+ * `reasoning_content` or `reasoning`, usage in a trailing chunk without choices, `finish_reason`
+ * only at the end or never. A call is complete only when `finish` is called.
+ *
+ * @example
+ * ```ts
+ * const assembler = createStreamAssembler((event) => console.log(event))
+ * for (const chunk of chunks) assembler.push(chunk)
+ * const response = assembler.finish() // { choices: [{ message, finish_reason }], usage }
+ * ```
+ */
+export function createStreamAssembler(emit: (event: StreamEvent) => void, options: StreamAssemblerOptions = {}): StreamAssembler {
+  const stepBytes = options.partialStepBytes ?? 24
+  const calls: CallState[] = []
+  const byIndex = new Map<number, CallState>()
+  let last: CallState | undefined
+  let content = ''
+  let reasoningContent = ''
+  let reasoning = ''
+  let refusal = ''
+  let role: string | undefined
+  let functionCall: { name: string; arguments: string } | undefined
+  let finishReason: string | null = null
+  let usage: ChatUsage | undefined
+  const meta: Record<string, unknown> = {}
+
+  function startCall(): CallState {
+    const call: CallState = { position: calls.length, name: '', text: '', parsedLength: 0 }
+    calls.push(call)
+    return call
+  }
+
+  function emitPartial(call: CallState, force: boolean) {
+    let args: unknown
+    if (call.object) args = call.object
+    else {
+      const pending = call.text.length - call.parsedLength
+      if (pending === 0) return
+      if (!force && pending < Math.max(stepBytes, call.text.length >> 3)) return
+      call.parsedLength = call.text.length
+      const parsed = parsePartialJson(call.text)
+      if (!parsed) return
+      args = parsed.value
+    }
+    const serialised = JSON.stringify(args)
+    if (serialised === call.lastPartial) return
+    call.lastPartial = serialised
+    emit({ type: 'partial', args, index: call.position, ...(call.name ? { name: call.name } : {}) })
+  }
+
+  function pushToolCall(fragment: ChatStreamToolCallDelta) {
+    const fn = isRecord(fragment.function) ? fragment.function : {}
+    const id = nonEmpty(fragment.id) ? fragment.id : undefined
+    const name = nonEmpty(fn.name) ? fn.name : undefined
+    let call: CallState | undefined
+    if (typeof fragment.index === 'number' && Number.isInteger(fragment.index)) {
+      call = byIndex.get(fragment.index)
+      // Some servers number every call 0: a different id means another call all the same.
+      if (call && id && call.id && id !== call.id) call = undefined
+      if (!call) {
+        call = startCall()
+        byIndex.set(fragment.index, call)
+      }
+    } else {
+      call = last
+      const newId = id && call?.id && id !== call.id
+      const newName = name && call?.name && name !== call.name
+      if (!call || newId || newName) call = startCall()
+    }
+    last = call
+    if (id && !call.id) call.id = id
+    if (nonEmpty(fragment.type)) call.type = fragment.type
+    if (name && name !== call.name) {
+      // A server that repeats the growing name replaces it; one that splits it appends the piece.
+      call.name = call.name && !name.startsWith(call.name) ? call.name + name : name
+    }
+    const position = call.position
+    const args = fn.arguments
+    if (typeof args === 'string' && args !== '') {
+      // Once a server sent the arguments whole as an object, later string bytes would only repeat them.
+      if (call.object) return
+      call.text += args
+      emit({ type: 'arguments', delta: args, index: position, ...(call.name ? { name: call.name } : {}) })
+      emitPartial(call, false)
+    } else if (isRecord(args)) {
+      call.object = args
+      emit({ type: 'arguments', delta: JSON.stringify(args), index: position, ...(call.name ? { name: call.name } : {}) })
+      emitPartial(call, true)
+    }
+  }
+
+  return {
+    push(chunk) {
+      if (!isRecord(chunk)) return
+      for (const key of ['id', 'object', 'created', 'model', 'system_fingerprint'] as const) {
+        if (chunk[key] !== undefined && meta[key] === undefined) meta[key] = chunk[key]
+      }
+      if (isRecord(chunk.usage)) usage = chunk.usage
+      if (!Array.isArray(chunk.choices)) return
+      for (const choice of chunk.choices) {
+        // One choice is requested; a server that sends more is answered by the first.
+        if (!isRecord(choice) || (typeof choice.index === 'number' && choice.index !== 0)) continue
+        if (nonEmpty(choice.finish_reason)) finishReason = choice.finish_reason
+        // A few servers send the last piece as a whole `message` instead of a `delta`.
+        const delta = isRecord(choice.delta) ? choice.delta : isRecord(choice.message) ? choice.message : undefined
+        if (!delta) continue
+        if (nonEmpty(delta.role)) role = delta.role
+        const thinking = delta.reasoning_content
+        if (nonEmpty(thinking)) {
+          reasoningContent += thinking
+          emit({ type: 'reasoning', delta: thinking })
+        }
+        // Some servers fill both fields with the same text: show it once, keep both as sent.
+        if (nonEmpty(delta.reasoning)) {
+          reasoning += delta.reasoning
+          if (delta.reasoning !== thinking) emit({ type: 'reasoning', delta: delta.reasoning })
+        }
+        if (nonEmpty(delta.content)) {
+          content += delta.content
+          emit({ type: 'text', delta: delta.content })
+        } else if (Array.isArray(delta.content)) {
+          for (const part of delta.content) {
+            if (isRecord(part) && nonEmpty(part.text)) {
+              content += part.text
+              emit({ type: 'text', delta: part.text })
+            }
+          }
+        }
+        if (nonEmpty(delta.refusal)) refusal += delta.refusal
+        if (Array.isArray(delta.tool_calls)) {
+          for (const fragment of delta.tool_calls) if (isRecord(fragment)) pushToolCall(fragment)
+        }
+        if (isRecord(delta.function_call)) {
+          functionCall ??= { name: '', arguments: '' }
+          if (nonEmpty(delta.function_call.name) && !functionCall.name) functionCall.name = delta.function_call.name
+          if (nonEmpty(delta.function_call.arguments)) {
+            functionCall.arguments += delta.function_call.arguments
+            emit({ type: 'arguments', delta: delta.function_call.arguments, index: 0, ...(functionCall.name ? { name: functionCall.name } : {}) })
+          }
+        }
+      }
+    },
+    finish() {
+      for (const call of calls) emitPartial(call, true)
+      const message: ChatResponseMessage = { role: role ?? 'assistant', content: content === '' ? null : content }
+      if (calls.length > 0) {
+        message.tool_calls = calls.map((call, index): ChatToolCall => ({
+          ...(call.id ? { id: call.id } : {}),
+          type: call.type ?? 'function',
+          index,
+          function: { name: call.name, arguments: call.object ?? call.text },
+        }))
+      }
+      if (functionCall) message.function_call = functionCall
+      if (reasoningContent) message.reasoning_content = reasoningContent
+      if (reasoning) message.reasoning = reasoning
+      if (refusal) message.refusal = refusal
+      return {
+        ...meta,
+        object: 'chat.completion',
+        choices: [{ index: 0, message, finish_reason: finishReason }],
+        ...(usage ? { usage } : {}),
+      }
+    },
+  }
+}

@@ -1,0 +1,58 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { completePartialJson, parsePartialJson } from './parse-partial-json'
+
+describe('parsePartialJson', () => {
+  it('should close an open string value where it stops, keeping its whitespace', () => {
+    expect(parsePartialJson('{"memory": "Clicked the ')?.value).toEqual({ memory: 'Clicked the ' })
+    expect(parsePartialJson('{"a": {"b": ["x", "y')?.value).toEqual({ a: { b: ['x', 'y'] } })
+  })
+
+  it('should drop a half-written key, a key without value and a half-written literal instead of guessing', () => {
+    expect(parsePartialJson('{"done": "yes", "evalu')?.value).toEqual({ done: 'yes' })
+    expect(parsePartialJson('{"done": "yes", "memory": ')?.value).toEqual({ done: 'yes' })
+    expect(parsePartialJson('{"a": 1, "flag": tr')?.value).toEqual({ a: 1 })
+    expect(parsePartialJson('{"a": -')?.value).toEqual({})
+    expect(parsePartialJson('{"a": 1.')?.value).toEqual({ a: 1 })
+  })
+
+  it('should drop a half-written escape sequence and escape raw control characters', () => {
+    expect(parsePartialJson('{"a": "x\\')?.value).toEqual({ a: 'x' })
+    expect(parsePartialJson('{"a": "x\\u00')?.value).toEqual({ a: 'x' })
+    expect(parsePartialJson('{"a": "line one\nline two')?.value).toEqual({ a: 'line one\nline two' })
+  })
+
+  it('should open double-encoded arguments', () => {
+    expect(parsePartialJson('"{\\"memory\\": \\"half')?.value).toEqual({ memory: 'half' })
+  })
+
+  it('should return undefined before any value started, and stop at garbage', () => {
+    expect(parsePartialJson('')).toBeUndefined()
+    expect(parsePartialJson('   ')).toBeUndefined()
+    expect(parsePartialJson('{"a": 1} trailing')?.value).toEqual({ a: 1 })
+    expect(completePartialJson('{"a": 1, "b": True')).toBe('{"a": 1}')
+  })
+
+  it('should never throw on any prefix of any JSON text and give the value back on the whole text', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.boolean(), (value, pretty) => {
+        const text = JSON.stringify(value, null, pretty ? 2 : undefined)
+        for (let end = 0; end < text.length; end += Math.max(1, text.length >> 5)) parsePartialJson(text.slice(0, end))
+        expect(parsePartialJson(text)?.value).toEqual(JSON.parse(text))
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('should only ever show a prefix of each string field while an object is written', () => {
+    const final = { evaluation_previous_goal: 'Clicked "OK" — it worked ✓', memory: 'Page 2 of 5', action: { click: { index: 12 } } }
+    const text = JSON.stringify(final)
+    for (let end = 1; end <= text.length; end++) {
+      const value = parsePartialJson(text.slice(0, end))?.value as Record<string, unknown>
+      expect(value).toBeTypeOf('object')
+      for (const key of ['evaluation_previous_goal', 'memory'] as const) {
+        if (value[key] !== undefined) expect(final[key].startsWith(value[key] as string)).toBe(true)
+      }
+    }
+  })
+})

@@ -1,0 +1,300 @@
+import { createParser, type EventSourceMessage } from 'eventsource-parser'
+import { InvokeError, isAbortError, isInvokeError } from '../errors/invoke-error'
+import { abortReason, withRetry } from '../retry/with-retry'
+import type { ChatMessage, ChatResponse, ChatStreamChunk, InvokeResult, StreamEvent, ToolSet } from '../types'
+import { createStreamAssembler, type StreamAssembler } from './create-stream-assembler'
+import {
+  classifyError,
+  completeStep,
+  ensureInvokeError,
+  failedGenerationResponse,
+  parseResponseBody,
+  prepareStep,
+  redact,
+  responseOrder,
+  runHook,
+  sendRequest,
+  type ClientState,
+  type InvokeOptions,
+  type StepState,
+} from './invoke'
+
+/**
+ * One `client.stream()` call: iterate it for live deltas, await `result` for the step's outcome.
+ * Both are optional and independent: awaiting `result` alone neither leaks nor hangs (events are
+ * buffered until iterated), iterating alone surfaces a failure by throwing from the loop, and an
+ * unobserved failure never becomes an unhandled rejection (it is still emitted as the client's
+ * `error` event). Breaking out of the loop stops the events, not the step: abort it with `signal`.
+ */
+export interface StreamRun<Args = unknown, Output = unknown> extends AsyncIterable<StreamEvent> {
+  /** Exactly what `invoke` resolves to: the repaired, validated and executed call. */
+  readonly result: Promise<InvokeResult<Args, Output>>
+}
+
+const noop = () => {}
+
+/**
+ * Runs one step as a stream. The request carries `stream: true` and
+ * `stream_options: { include_usage: true }`; the response is assembled into one chat-completions
+ * response and then completed exactly like `invoke` (finish classification, `fixResponse`, repair,
+ * validation, execution). A failure before or during the stream retries the whole request within
+ * `maxRetries`, yielding a `reset` event first. With `timeoutMs`, each attempt must get its response
+ * headers within `timeoutMs`, and then the stream may fall silent for at most `timeoutMs` between two
+ * chunks (an idle timeout: a long answer that keeps coming never times out).
+ *
+ * @example
+ * ```ts
+ * const run = client.stream(messages, { AgentOutput }, { toolChoiceName: 'AgentOutput' })
+ * for await (const event of run) if (event.type === 'partial') render(event.args)
+ * const { toolCall, toolResult } = await run.result
+ * ```
+ */
+export function streamStep(client: ClientState, messages: ChatMessage[], tools: ToolSet, options: InvokeOptions = {}): StreamRun {
+  const channel = createChannel<StreamEvent>()
+  const { signal } = options
+  const result = (async () => {
+    try {
+      const step = prepareStep(client, messages, tools, options, true)
+      return await withRetry((attempt) => streamAttempt(step, attempt, channel.push), client.retry, {
+        ...(signal ? { signal } : {}),
+        onRetry: (info) => {
+          client.events.emit('retry', info)
+          channel.push({ type: 'reset', attempt: info.attempt, error: info.error })
+        },
+      })
+    } catch (error) {
+      const thrown = ensureInvokeError(error, signal)
+      if (isInvokeError(thrown)) client.events.emit('error', { error: thrown })
+      throw thrown
+    }
+  })()
+  result.then(() => channel.close(), (error: unknown) => channel.close(error))
+  // Marks `result` handled: a caller who only iterates learns of the failure from the loop.
+  result.catch(noop)
+  return { result, [Symbol.asyncIterator]: channel.iterate }
+}
+
+async function streamAttempt(step: StepState, attempt: number, emit: (event: StreamEvent) => void): Promise<InvokeResult> {
+  step.fixes.length = 0
+  let response: ChatResponse
+  try {
+    const sent = await sendRequest(step, attempt)
+    // The headers are in: from here `timeoutMs` is an idle timeout, kept by `readStream` itself.
+    sent.release()
+    response = await readStream(step, sent.response, emit)
+  } catch (error) {
+    const recovered = failedGenerationResponse(error)
+    if (!recovered) throw ensureInvokeError(error, step.signal)
+    step.fixes.push('failed-generation')
+    response = recovered
+  }
+  try {
+    return await completeStep(step, response, attempt)
+  } catch (error) {
+    throw ensureInvokeError(error, step.signal)
+  }
+}
+
+/**
+ * Reads an ok response into one assembled chat-completions response. A body that starts like JSON
+ * (a server that ignored `stream: true`) is parsed as `invoke` would; anything else is SSE.
+ */
+async function readStream(step: StepState, response: Response, emit: (event: StreamEvent) => void): Promise<ChatResponse> {
+  const { client, signal } = step
+  const apiKey = client.config.apiKey
+  const idleMs = client.config.timeoutMs
+  const assembler = createStreamAssembler(emit)
+  const body = response.body
+  if (!body) return parseResponseBody(step, response.status, response.headers, '')
+  const reader = body.getReader()
+  const decoder = new TextDecoder()
+  let mode: 'sniff' | 'sse' | 'json' = 'sniff'
+  let head = ''
+  let jsonText = ''
+  let events = 0
+  let done = false
+  let stopReason: unknown
+  const received: EventSourceMessage[] = []
+  const parser = createParser({ onEvent: (message) => received.push(message) })
+
+  const stop = (reason: unknown) => {
+    stopReason ??= reason
+    // Cancelling resolves the pending read at once and closes the connection.
+    reader.cancel(reason).catch(noop)
+  }
+  const onAbort = () => stop(abortReason(signal!))
+  signal?.addEventListener('abort', onAbort, { once: true })
+  if (signal?.aborted) onAbort()
+  let finished = false
+  try {
+    while (!done) {
+      const timer = idleMs
+        ? setTimeout(() => stop(new InvokeError('timeout', `The stream sent nothing for timeoutMs (${idleMs} ms). Raise timeoutMs or try again.`)), idleMs)
+        : undefined
+      let chunk: ReadableStreamReadResult<Uint8Array>
+      try {
+        chunk = await reader.read()
+      } catch (cause) {
+        if (stopReason !== undefined) throw stopReason
+        if (signal?.aborted) throw abortReason(signal)
+        if (isAbortError(cause)) throw cause
+        const detail = redact(cause instanceof Error ? `${cause.message}${describeCause(cause)}` : String(cause), apiKey)
+        throw new InvokeError('network_error', `The stream from ${client.url} broke off: ${detail}. Retrying usually helps.`, { cause })
+      } finally {
+        if (timer) clearTimeout(timer)
+      }
+      if (stopReason !== undefined) throw stopReason
+      const text = chunk.done ? decoder.decode() : decoder.decode(chunk.value, { stream: true })
+      if (mode === 'sniff') {
+        head += text
+        const start = head.trimStart()
+        if (start !== '') {
+          mode = /^[{[<]/.test(start) ? 'json' : 'sse'
+          if (mode === 'json') jsonText = head
+          else parser.feed(head)
+          head = ''
+        }
+      } else if (mode === 'json') jsonText += text
+      else parser.feed(text)
+      for (const message of received) {
+        events++
+        if (handleEvent(step, response, assembler, message)) {
+          done = true
+          break
+        }
+      }
+      received.length = 0
+      if (chunk.done) break
+    }
+    finished = true
+  } finally {
+    signal?.removeEventListener('abort', onAbort)
+    // Stopped early ([DONE] with the connection still open, an error event, a failure): let it go.
+    if (!finished || done) reader.cancel().catch(noop)
+    else reader.releaseLock()
+  }
+  if (mode === 'json') {
+    const parsed = parseResponseBody(step, response.status, response.headers, redact(jsonText, apiKey))
+    emitWhole(parsed, emit)
+    return parsed
+  }
+  if (events === 0) {
+    throw new InvokeError('invalid_response', 'The stream ended without a single event. Check that baseURL points at an OpenAI-compatible API that supports streaming.', { status: response.status })
+  }
+  return assembler.finish()
+}
+
+/** Handles one SSE event; returns true at `[DONE]`. Throws the classified error of an error event. */
+function handleEvent(step: StepState, response: Response, assembler: StreamAssembler, message: EventSourceMessage): boolean {
+  const data = redact(message.data, step.client.config.apiKey)
+  const trimmed = data.trim()
+  if (trimmed === '[DONE]') return true
+  if (trimmed === '' && message.event !== 'error') return false
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(trimmed)
+  } catch (cause) {
+    if (message.event === 'error') throw classifyError(step, response.status, response.headers, data, { error: { message: data } })
+    throw new InvokeError('invalid_response', `The stream sent an event that is not JSON (${trimmed.slice(0, 120)}…).`, { cause, status: response.status, rawResponse: data })
+  }
+  const record = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined
+  // OpenRouter reports a failure mid-stream as a chunk with `error` (and finish_reason "error").
+  if (message.event === 'error' || (record && (record.error || record.object === 'error'))) {
+    throw classifyError(step, response.status, response.headers, data, parsed)
+  }
+  if (!record) return false
+  let chunk = record as ChatStreamChunk
+  for (const adapter of responseOrder(step.client.chain)) {
+    const hook = adapter.fixChunk
+    if (hook) chunk = runHook(adapter, 'fixChunk', () => hook.call(adapter, chunk, step.context)) ?? chunk
+  }
+  assembler.push(chunk)
+  return false
+}
+
+/** A server that ignored `stream: true`: show its whole answer as one burst of events. */
+function emitWhole(response: ChatResponse, emit: (event: StreamEvent) => void) {
+  const message = Array.isArray(response.choices) ? response.choices[0]?.message : undefined
+  if (typeof message !== 'object' || message === null) return
+  const assembler = createStreamAssembler(emit)
+  const toolCalls = Array.isArray(message.tool_calls) ? message.tool_calls.map((call, index) => ({ ...call, index })) : undefined
+  assembler.push({ choices: [{ index: 0, delta: { ...message, tool_calls: toolCalls } }] } as ChatStreamChunk)
+  assembler.finish()
+}
+
+function describeCause(error: Error): string {
+  const inner = (error as { cause?: { code?: unknown; message?: unknown } }).cause
+  if (!inner) return ''
+  const code = typeof inner.code === 'string' ? inner.code : typeof inner.message === 'string' ? inner.message : ''
+  return code ? ` (${code})` : ''
+}
+
+interface Channel<T> {
+  push(value: T): void
+  /** Ends the iteration, with `error` thrown from the loop when given. */
+  close(error?: unknown): void
+  iterate(): AsyncIterator<T>
+}
+
+/**
+ * A one-consumer queue: values pushed before anyone iterates are kept; a consumer that stops
+ * (break) drops the rest.
+ */
+function createChannel<T>(): Channel<T> {
+  const queue: T[] = []
+  let head = 0
+  let closed = false
+  let failure: { error: unknown } | undefined
+  let detached = false
+  let iterated = false
+  let wake: (() => void) | undefined
+  const signal = () => {
+    const resume = wake
+    wake = undefined
+    resume?.()
+  }
+  return {
+    push(value) {
+      if (closed || detached) return
+      queue.push(value)
+      signal()
+    },
+    close(error) {
+      if (closed) return
+      closed = true
+      if (error !== undefined) failure = { error }
+      signal()
+    },
+    iterate() {
+      if (iterated) throw new InvokeError('config_error', 'A stream run can be iterated only once. Keep the events you need, or await run.result.', { retryable: false })
+      iterated = true
+      return {
+        async next(): Promise<IteratorResult<T>> {
+          for (;;) {
+            if (detached) return { done: true, value: undefined }
+            if (head < queue.length) {
+              const value = queue[head]!
+              // Shifting would make draining a long buffer quadratic: move a cursor, compact now and then.
+              if (++head >= 1024 && head * 2 >= queue.length) {
+                queue.splice(0, head)
+                head = 0
+              }
+              return { done: false, value }
+            }
+            if (closed) {
+              detached = true
+              if (failure) throw failure.error
+              return { done: true, value: undefined }
+            }
+            await new Promise<void>((resolve) => (wake = resolve))
+          }
+        },
+        async return(): Promise<IteratorResult<T>> {
+          detached = true
+          queue.length = head = 0
+          return { done: true, value: undefined }
+        },
+      }
+    },
+  }
+}
