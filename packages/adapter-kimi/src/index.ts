@@ -1,0 +1,2 @@
+export { kimiAdapter } from './kimi-adapter'
+export type { KimiAdapterOptions } from './kimi-adapter'
