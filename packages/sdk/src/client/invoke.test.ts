@@ -485,6 +485,50 @@ describe('invoke', () => {
     })
   })
 
+  describe('hooks on the error paths', () => {
+    it('should throw config_error without a request when transformRequestBody throws', async () => {
+      script({ body: toolCallResponse('click', { index: 1 }) })
+      const error = await invokeError(makeClient({ transformRequestBody: () => { throw new Error('no body for you') } }))
+      expect(error.type).toBe('config_error')
+      expect(error.message).toContain('no body for you')
+      expect(server.requests).toHaveLength(0)
+    })
+
+    it('should throw config_error when transformRequestBody returns something that is not a body', async () => {
+      script({ body: toolCallResponse('click', { index: 1 }) })
+      const error = await invokeError(makeClient({ transformRequestBody: (() => 'model=gpt') as unknown as ClientConfig['transformRequestBody'] }))
+      expect(error.type).toBe('config_error')
+      expect(error.message).toContain('returned string')
+      expect(server.requests).toHaveLength(0)
+    })
+
+    it('should let an adapter reword an HTTP error with its own InvokeError', async () => {
+      script({ status: 400, body: { error: { message: 'ERR_FAMILY_7' } } })
+      const adapter: Adapter = { name: 'family', match: () => true, classifyError: (error, context) => (context.bodyText.includes('ERR_FAMILY_7') ? new InvokeError('context_length', `[family] ${error.message}`) : undefined) }
+      const error = await invokeError(makeClient({ adapters: [adapter] }))
+      expect(error.type).toBe('context_length')
+    })
+
+    it('should keep the classification when an adapter answers classifyError with something else', async () => {
+      script({ status: 401, body: { error: { message: 'nope' } } })
+      const adapter = { name: 'sloppy', match: () => true, classifyError: () => 'auth' } as unknown as Adapter
+      expect((await invokeError(makeClient({ adapters: [adapter] }))).type).toBe('auth_error')
+    })
+
+    it('should treat a classifyFinish answer that is not a finish class as unknown', async () => {
+      script({ body: toolCallResponse('click', { index: 1 }) })
+      const adapter = { name: 'sloppy', match: () => true, classifyFinish: () => 'fine' } as unknown as Adapter
+      const error = await invokeError(makeClient({ adapters: [adapter], retry: 0 }))
+      expect(error.type).toBe('invalid_schema')
+      expect(executed).not.toHaveBeenCalled()
+    })
+
+    it('should call a first choice that is not an object the wrong shape', async () => {
+      script({ body: { choices: [5] } })
+      expect((await invokeError(makeClient({ retry: 0 }))).type).toBe('invalid_schema')
+    })
+  })
+
   describe('result', () => {
     it('should normalise usage and report adapters, fixes and the raw exchange', async () => {
       const usage = { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120, prompt_tokens_details: { cached_tokens: 64 }, completion_tokens_details: { reasoning_tokens: 12 } }

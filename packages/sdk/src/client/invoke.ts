@@ -99,8 +99,12 @@ export function prepareStep(client: ClientState, messages: ChatMessage[], tools:
     try {
       body = transform(body) ?? body
     } catch (cause) {
+      if (isInvokeError(cause)) throw cause
       throw new InvokeError('config_error', `transformRequestBody threw: ${cause instanceof Error ? cause.message : String(cause)}`, { cause, retryable: false })
     }
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new InvokeError('config_error', `transformRequestBody (or an adapter's patchRequest) returned ${Array.isArray(body) ? 'an array' : typeof body} instead of the request body object. Mutate the body and return nothing, or return a new body object.`)
   }
   let payload: string
   try {
@@ -213,7 +217,8 @@ export function classifyError(step: StepState, status: number, headers: Headers,
     const hook = adapter.classifyError
     if (!hook) continue
     const replaced = runHook(adapter, 'classifyError', () => hook.call(adapter, error, context))
-    if (replaced) {
+    // Only an InvokeError may replace the classification: anything else would escape untyped.
+    if (isInvokeError(replaced)) {
       error = replaced
       break
     }
@@ -287,8 +292,11 @@ export async function completeStep(step: StepState, parsed: ChatResponse, attemp
   if (typeof response !== 'object' || response === null || !Array.isArray(response.choices)) {
     throw new InvokeError('invalid_schema', 'The response has no "choices" array: the server does not speak the OpenAI chat-completions format.', { rawResponse: parsed })
   }
-  if (response.choices.length === 0 || typeof response.choices[0] !== 'object' || response.choices[0] === null) {
+  if (response.choices.length === 0) {
     throw new InvokeError('no_tool_call', 'The response has an empty "choices" array: the model returned nothing.', { rawResponse: parsed })
+  }
+  if (typeof response.choices[0] !== 'object' || response.choices[0] === null) {
+    throw new InvokeError('invalid_schema', 'The first entry of "choices" is not an object: the server does not speak the OpenAI chat-completions format.', { rawResponse: parsed })
   }
   const reason = response.choices[0].finish_reason
   let finish: FinishClass | undefined
@@ -297,6 +305,8 @@ export async function completeStep(step: StepState, parsed: ChatResponse, attemp
     if (hook) finish = runHook(adapter, 'classifyFinish', () => hook.call(adapter, reason, context))
     if (finish) break
   }
+  // An adapter answering something that is not a FinishClass must not crash the lookup below.
+  if (finish !== undefined && !Object.prototype.hasOwnProperty.call(FINISH_ERRORS, finish) && finish !== 'ok') finish = 'unknown'
   finish ??= classifyFinish(reason)
   const limit = step.body.max_tokens ?? step.body.max_completion_tokens
   const completion = response.usage?.completion_tokens
