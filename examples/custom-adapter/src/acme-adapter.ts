@@ -1,0 +1,74 @@
+import { InvokeError, defineAdapter, type Adapter, type ChatToolCall, type FinishClass } from '@wildcall/sdk'
+
+/** Options of {@link acmeAdapter}. */
+export interface AcmeAdapterOptions {
+  /** Let Acme models think before answering (slower, more tokens). Default: off. */
+  reasoning?: boolean
+}
+
+// Acme's own finish reasons (lower-cased). Anything else defers to wildcall's defaults.
+const FINISH: Record<string, FinishClass> = {
+  call: 'ok',
+  budget: 'truncated',
+  guarded: 'filtered',
+}
+
+// Acme models write their call as text: <<call:done>>{"text":"ok"}<</call>>
+const MARKUP = /<<call:([\w.-]+)>>([\s\S]*?)<<\/call>>/
+
+/**
+ * Adapter for the (made-up) Acme model family, served at `api.acme.test` and by other hosts.
+ *
+ * - Requests: Acme rejects `parallel_tool_calls` and a named `tool_choice` (it only knows
+ *   `'auto'` and `'required'`), and thinks unless sent `reasoning: 'off'`.
+ * - Responses: Acme writes its call in `content` as `<<call:name>>{…}<</call>>`; `fixResponse`
+ *   turns that into a standard `tool_calls` entry. Its finish reasons `call`, `budget`, `guarded`
+ *   and its "credit balance too low" 400 are classified.
+ *
+ * @example
+ * ```ts
+ * import { createClient, registerAdapter } from '@wildcall/sdk'
+ * import { acmeAdapter } from 'wildcall-adapter-acme'
+ *
+ * registerAdapter(acmeAdapter())
+ * const client = createClient({ baseURL: 'https://api.acme.test/v1', model: 'acme-2-flash', apiKey })
+ * ```
+ */
+export function acmeAdapter(options: AcmeAdapterOptions = {}): Adapter {
+  return defineAdapter({
+    name: 'acme',
+    kind: 'model',
+    match: { models: ['acme-'], hosts: ['api.acme.test'] },
+    patchRequest(body) {
+      delete body.parallel_tool_calls
+      // A named choice becomes 'required': with one tool that is the same thing, and Acme returns
+      // 400 for the object form. The body's tool_choice is a fresh object, but replace, not mutate.
+      if (typeof body.tool_choice === 'object' && body.tool_choice !== null) body.tool_choice = 'required'
+      if (body.reasoning === undefined) body.reasoning = options.reasoning ? 'on' : 'off'
+    },
+    fixResponse(response) {
+      const message = response.choices[0]?.message
+      if (!message || (message.tool_calls && message.tool_calls.length > 0) || typeof message.content !== 'string') return
+      const found = MARKUP.exec(message.content)
+      if (!found) return
+      const [whole, name, args] = found
+      const call: ChatToolCall = { id: 'acme_call_0', type: 'function', function: { name: name!, arguments: args!.trim() } }
+      const rest = message.content.replace(whole, '').trim()
+      return {
+        ...response,
+        choices: [{ ...response.choices[0]!, message: { ...message, content: rest === '' ? null : rest, tool_calls: [call] } }, ...response.choices.slice(1)],
+      }
+    },
+    classifyFinish(reason) {
+      if (typeof reason !== 'string') return undefined
+      const key = reason.toLowerCase()
+      return Object.prototype.hasOwnProperty.call(FINISH, key) ? FINISH[key] : undefined
+    },
+    classifyError(error, context) {
+      if (context.status === 400 && /credit balance too low/i.test(context.bodyText)) {
+        return new InvokeError('quota_exceeded', '[acme] Your Acme credit balance is too low. Top up at acme.test/billing.', { status: 400, rawResponse: context.body })
+      }
+      return undefined
+    },
+  })
+}

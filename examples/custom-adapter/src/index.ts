@@ -1,0 +1,2 @@
+export { acmeAdapter } from './acme-adapter'
+export type { AcmeAdapterOptions } from './acme-adapter'
