@@ -1,0 +1,74 @@
+import { InvokeError, type Adapter, type ErrorContext, type FinishClass, type InvokeErrorType } from '@wildcall/sdk'
+
+/** Options of {@link glmAdapter}. */
+export interface GlmAdapterOptions {
+  /** Leave GLM's thinking on (no `thinking: { type: 'disabled' }`). Default `false`. */
+  thinking?: boolean
+}
+
+// Zhipu's finish reasons beside OpenAI's.
+const FINISH: Record<string, FinishClass> = {
+  sensitive: 'filtered',
+  // The inference service failed mid-answer: a new attempt usually succeeds.
+  network_error: 'server_error',
+  // GLM-4.6+: the context window filled up while answering — the output is cut.
+  model_context_window_exceeded: 'truncated',
+}
+
+// Zhipu (bigmodel.cn / z.ai) business error codes inside `error.code`.
+const CODES: Record<string, [InvokeErrorType, string]> = {
+  '1113': ['quota_exceeded', 'The Zhipu account has no balance or resource package left (1113). Recharge it; retrying does not help.'],
+  '1261': ['context_length', "The prompt is over GLM's context window (1261 Prompt exceeds max length). Shorten the history."],
+  '1301': ['content_filter', "Zhipu's safety review flagged the input or output as unsafe (1301). Rephrase the conversation."],
+}
+
+/**
+ * GLM (Zhipu's bigmodel.cn and z.ai, and GLM served elsewhere): sends
+ * `thinking: { type: 'disabled' }`, classifies Zhipu's finish reasons (`sensitive` →
+ * `content_filter`, `network_error` → retryable `server_error`, `model_context_window_exceeded` →
+ * `output_truncated`) and its business error codes (1113 balance → `quota_exceeded`, 1261 →
+ * `context_length`, 1301 → `content_filter`). GLM's native `<tool_call>…<arg_key>` markup in
+ * `content` is parsed by the SDK's generic repair.
+ *
+ * @example
+ * ```ts
+ * import { createClient } from '@wildcall/sdk'
+ * import { glmAdapter } from '@wildcall/adapter-glm'
+ *
+ * const client = createClient({
+ *   baseURL: 'https://api.z.ai/api/paas/v4',
+ *   model: 'glm-4.6',
+ *   apiKey: process.env.ZAI_API_KEY,
+ *   adapters: [glmAdapter()],
+ * })
+ * ```
+ */
+export function glmAdapter(options: GlmAdapterOptions = {}): Adapter {
+  return {
+    name: 'glm',
+    kind: 'model',
+    match: { models: ['glm'] },
+    patchRequest(body) {
+      if (!options.thinking) body.thinking = { type: 'disabled' }
+    },
+    classifyFinish(reason) {
+      return typeof reason === 'string' ? FINISH[reason.toLowerCase()] : undefined
+    },
+    classifyError(error, context) {
+      const code = /"code"\s*:\s*"?(\d{4})"?/.exec(context.bodyText)?.[1]
+      const known = code === undefined ? undefined : CODES[code]
+      if (!known) return undefined
+      const [type, explanation] = known
+      return reclassify(type, explanation, error, context)
+    },
+  }
+}
+
+function reclassify(type: InvokeErrorType, explanation: string, error: InvokeError, context: ErrorContext): InvokeError {
+  return new InvokeError(type, `[glm] ${explanation} (${error.message.replace(/^\[wildcall\] /, '')})`, {
+    status: context.status,
+    rawResponse: error.rawResponse,
+    cause: error,
+    ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+  })
+}

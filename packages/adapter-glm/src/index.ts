@@ -1,0 +1,2 @@
+export { glmAdapter } from './glm-adapter'
+export type { GlmAdapterOptions } from './glm-adapter'
