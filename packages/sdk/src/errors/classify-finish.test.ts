@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest'
+import { classifyFinish } from './classify-finish'
+
+describe('classifyFinish', () => {
+  it.each(['tool_calls', 'function_call', 'stop', 'eos', 'eos_token', 'end_turn', 'tool_use', '', null, undefined, 'STOP'])('should call %j ok', (reason) => {
+    expect(classifyFinish(reason)).toBe('ok')
+  })
+
+  it.each(['length', 'max_tokens', 'max_output_tokens', 'MAX_TOKENS'])('should call %j truncated', (reason) => {
+    expect(classifyFinish(reason)).toBe('truncated')
+  })
+
+  it.each(['content_filter', 'sensitive', 'SAFETY', 'PROHIBITED_CONTENT', 'RECITATION', 'refusal', 'BLOCKLIST', 'SPII'])('should call %j filtered', (reason) => {
+    expect(classifyFinish(reason)).toBe('filtered')
+  })
+
+  it.each(['MALFORMED_FUNCTION_CALL', 'malformed_function_call'])('should call %j malformed', (reason) => {
+    expect(classifyFinish(reason)).toBe('malformed')
+  })
+
+  it.each(['error', 'insufficient_system_resource'])('should call %j a server error', (reason) => {
+    expect(classifyFinish(reason)).toBe('server_error')
+  })
+
+  it.each(['banana', 'OTHER', 'tool_calls_and_more'])('should call %j unknown', (reason) => {
+    expect(classifyFinish(reason)).toBe('unknown')
+  })
+
+  it('should call a reason that is not a string unknown instead of crashing', () => {
+    expect(classifyFinish(42 as unknown as string)).toBe('unknown')
+    expect(classifyFinish({} as unknown as string)).toBe('unknown')
+  })
+})
