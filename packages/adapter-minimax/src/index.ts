@@ -1,0 +1,2 @@
+export { minimaxAdapter } from './minimax-adapter'
+export type { MiniMaxAdapterOptions } from './minimax-adapter'

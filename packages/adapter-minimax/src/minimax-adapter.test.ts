@@ -1,0 +1,58 @@
+import { InvokeError, type ChatResponse, type ErrorContext } from '@wildcall/sdk'
+import { testAdapter } from '@wildcall/sdk/testing'
+import { describe, expect, it } from 'vitest'
+import insufficientBalance from './__fixtures__/minimax-insufficient-balance.json'
+import markupInContent from './__fixtures__/minimax-markup-in-content.json'
+import reasoningDetails from './__fixtures__/minimax-reasoning-details.json'
+import thinkInContent from './__fixtures__/minimax-think-in-content.json'
+import { minimaxAdapter } from './minimax-adapter'
+
+testAdapter(minimaxAdapter(), {
+  matches: ['MiniMax-M2', 'minimax-m3', 'MiniMaxAI/MiniMax-M2.1', { model: 'minimax/minimax-m2', baseURL: 'https://openrouter.ai/api/v1' }],
+  rejects: ['kimi-k2-instruct', 'glm-4.6', 'qwen3-max'],
+  requests: [
+    { name: 'MiniMax-M2: parallel_tool_calls dropped, no thinking switch', model: 'MiniMax-M2', toolChoiceName: 'done', after: { tool_choice: { type: 'function', function: { name: 'done' } } }, absent: ['parallel_tool_calls', 'thinking'] },
+    { name: 'minimax-m3: thinking disabled, parallel_tool_calls dropped', model: 'minimax-m3', after: { thinking: { type: 'disabled' } }, absent: ['parallel_tool_calls'] },
+    { name: 'MiniMax-M3-Preview is an M3 model', model: 'MiniMax-M3-Preview', after: { thinking: { type: 'disabled' } }, absent: ['parallel_tool_calls'] },
+  ],
+  responses: [
+    { name: 'interleaved <think> in content beside a parsed call', model: 'MiniMax-M2', response: thinkInContent, expected: { name: 'done', args: { text: 'Form submitted.' } } },
+    { name: '<minimax:tool_call> markup left in content', model: 'MiniMaxAI/MiniMax-M2', response: markupInContent, expected: { name: 'scroll', args: { down: true, num_pages: 2 } } },
+    { name: 'reasoning_split output with reasoning_details', model: 'MiniMax-M2', response: reasoningDetails, expected: { name: 'input_text', args: { index: 3, text: 'ada@example.com' } } },
+    { name: 'base_resp 1008 behind an HTTP error status', model: 'MiniMax-M2', status: 400, response: insufficientBalance, expected: { error: 'quota_exceeded' } },
+  ],
+})
+
+testAdapter(minimaxAdapter({ thinking: true }), {
+  requests: [{ name: 'thinking: true sends no thinking switch to M3', model: 'minimax-m3', absent: ['thinking', 'parallel_tool_calls'] }],
+})
+
+describe('minimaxAdapter', () => {
+  const context = { model: 'MiniMax-M2', modelId: 'minimax-m2', baseURL: 'https://api.minimax.io/v1', host: 'api.minimax.io', adapters: ['minimax', 'openai'], tools: {}, stream: false }
+
+  it('should copy reasoning_details into reasoning_content', () => {
+    const fixed = minimaxAdapter().fixResponse!(structuredClone(reasoningDetails) as ChatResponse, context) as ChatResponse
+    expect(fixed.choices[0]!.message.reasoning_content).toBe('Index 3 is the e-mail field.')
+    expect(fixed.choices[0]!.message.tool_calls).toEqual(reasoningDetails.choices[0]!.message.tool_calls)
+  })
+
+  it.each([
+    [1002, 'rate_limit'],
+    [1004, 'auth_error'],
+    [1008, 'quota_exceeded'],
+    [1026, 'content_filter'],
+    [1027, 'content_filter'],
+    [1039, 'context_length'],
+  ])('should classify base_resp status_code %i as %s', (code, type) => {
+    const body = { base_resp: { status_code: code, status_msg: 'x' } }
+    const errorContext: ErrorContext = { ...context, status: 400, body, bodyText: JSON.stringify(body) }
+    const classified = minimaxAdapter().classifyError!(new InvokeError('bad_request', 'HTTP 400'), errorContext)
+    expect(classified?.type).toBe(type)
+  })
+
+  it('should keep an error it does not know', () => {
+    const body = { base_resp: { status_code: 2013, status_msg: 'invalid params' } }
+    const errorContext: ErrorContext = { ...context, status: 400, body, bodyText: JSON.stringify(body) }
+    expect(minimaxAdapter().classifyError!(new InvokeError('bad_request', 'HTTP 400'), errorContext)).toBeUndefined()
+  })
+})
