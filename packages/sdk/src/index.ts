@@ -19,6 +19,8 @@ export type { MacroAction, MacroInput, MacroTool, MacroToolOptions, MacroToolRes
 export { repairToolCall } from './repair/repair-tool-call'
 export type { RepairOptions, RepairResult } from './repair/repair-tool-call'
 export type { RetryOptions } from './retry/with-retry'
+export { parseRetryAfter } from './retry/retry-after'
+export type { HeadersLike } from './retry/retry-after'
 export type {
   ChatChoice,
   ChatMessage,

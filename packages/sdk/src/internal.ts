@@ -2,3 +2,5 @@
 // not build on. No semver promise: they may change in any release.
 export { buildRequest } from './client/build-request'
 export type { BuildRequestInput } from './client/build-request'
+export { classifyHttpError, readProviderError } from './errors/classify-http'
+export type { ProviderErrorDetail } from './errors/classify-http'
