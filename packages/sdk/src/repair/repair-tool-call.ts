@@ -1,9 +1,18 @@
-import { InvokeError } from '../errors/invoke-error'
-import { formatIssuePath, validateSchema } from '../tool/schema'
+import { InvokeError, isInvokeError } from '../errors/invoke-error'
+import { validateSchema } from '../tool/schema'
 import type { ChatResponseMessage, Tool, ToolCall, ToolSet } from '../types'
+import { coerceToSchema, isPlainObject, pushFix, sanitizeValue } from './coerce'
+import { availableList, describeIssue, previewValue } from './describe-issue'
+import { extractCalls } from './extract-calls'
+import { isTruncatedJson, parseLenientJson } from './lenient-json'
+import { fieldNames, safeJsonSchema, shapeMacroInput, type DroppedCall } from './shape-macro-input'
+import { splitReasoning } from './split-reasoning'
+import { isEnvelope, unwrapArgumentLayers, unwrapEnvelope, type RawCall } from './unwrap'
+
+export type { DroppedCall } from './shape-macro-input'
 
 export interface RepairOptions {
-  /** The tool the request named in `tool_choice`, if any. */
+  /** The tool the request named in `tool_choice`, if any: the owner of JSON that names no tool. */
   toolChoiceName?: string
 }
 
@@ -13,34 +22,403 @@ export interface RepairResult {
   tool: Tool
   /** Repair codes applied, in order. Empty for a clean response. */
   fixes: string[]
+  /** Other calls the response held, not taken (several `tool_calls`, several calls in the text, extra actions). */
+  dropped: DroppedCall[]
 }
 
 const hasOwn = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key)
+const NO_DROPPED: DroppedCall[] = []
+// Argument text that names an object internal goes through the sanitising slow path.
+const UNSAFE_TEXT = /__proto__|constructor|prototype/
 
 /**
  * Turns an assistant message into exactly one validated tool call, or throws an {@link InvokeError}.
+ *
+ * A clean `tool_calls[0]` costs a `JSON.parse` and a validation. Otherwise every candidate is
+ * gathered in order of trust — all `tool_calls`, the legacy `function_call`, calls written into
+ * `content` (JSON or native markup, reasoning blocks removed), and only when none of those
+ * validates, calls drafted in the reasoning — then normalised (envelopes, encodings, the macro
+ * tool's shape, schema-guided coercion) and validated. The first valid one is the step; the others
+ * are reported in `dropped` and as the fix `dropped-calls:N`. It never picks an action the model did
+ * not write, apart from a macro tool's configured `fallbackAction`.
+ *
+ * @example
+ * ```ts
+ * const message = { role: 'assistant', content: '<tool_call>{"name": "click", "arguments": {"index": "3"}}</tool_call>' }
+ * const { toolCall, fixes } = repairToolCall(message, { click })
+ * // toolCall: { name: 'click', args: { index: 3 } }
+ * // fixes: ['tool-markup:hermes', 'unwrapped-envelope', 'coerced:integer']
+ * ```
  */
 export function repairToolCall(message: ChatResponseMessage, tools: ToolSet, options: RepairOptions = {}): RepairResult {
-  void options
-  const call = message.tool_calls?.[0]
-  if (!call) throw new InvokeError('no_tool_call', 'The model answered without a tool call.')
-  const name = call.function?.name
-  if (typeof name !== 'string' || !hasOwn(tools, name)) {
-    throw new InvokeError('invalid_tool_args', `The model called an unknown tool "${String(name)}". Available tools: ${Object.keys(tools).join(', ')}.`)
+  try {
+    return takeCleanCall(message, tools) ?? repairMessage(message, tools, options)
+  } catch (error) {
+    if (isInvokeError(error)) throw error
+    const detail = error instanceof Error ? error.message : String(error)
+    throw new InvokeError('unknown', `Repairing the model's answer failed unexpectedly (${detail}). Retrying usually helps; please report the raw response.`, { cause: error })
   }
+}
+
+/** The fast path: one clean native call with JSON arguments that validate. No repair work at all. */
+function takeCleanCall(message: ChatResponseMessage, tools: ToolSet): RepairResult | undefined {
+  const calls = message?.tool_calls
+  if (!Array.isArray(calls) || calls.length !== 1) return undefined
+  const call = calls[0]
+  const name = call?.function?.name
+  const text = call?.function?.arguments
+  if (typeof name !== 'string' || typeof text !== 'string' || !hasOwn(tools, name) || UNSAFE_TEXT.test(text)) return undefined
+  let args: unknown
+  try {
+    args = JSON.parse(text)
+  } catch {
+    return undefined
+  }
+  if (typeof args !== 'object' || args === null) return undefined
   const tool = tools[name]!
-  let args: unknown = call.function.arguments
-  if (typeof args === 'string') {
-    try {
-      args = JSON.parse(args)
-    } catch (cause) {
-      throw new InvokeError('invalid_tool_args', `The arguments of "${name}" are not valid JSON.`, { cause })
+  const checked = validateSchema(tool.inputSchema, args)
+  if (!checked.success) return undefined
+  const id = call!.id
+  return { toolCall: { ...(typeof id === 'string' && id ? { id } : {}), name, args: checked.data }, tool, fixes: [], dropped: NO_DROPPED }
+}
+
+/** How far a failed candidate got: the furthest one explains the failure best. */
+const enum Rank {
+  NoTool = 0,
+  UnknownTool = 1,
+  MissingAction = 2,
+  Invalid = 3,
+}
+
+interface Failure {
+  rank: Rank
+  message: string
+  name?: string
+}
+
+interface Success {
+  result: RepairResult
+}
+
+interface Context {
+  tools: ToolSet
+  toolNames: string[]
+  /** Tool and action names, for `extractCalls` and for deciding whether an envelope names a call. */
+  names: Set<string>
+  macros: Array<[string, Tool]>
+  toolChoiceName: string | undefined
+  failures: Failure[]
+  truncated: boolean
+}
+
+function createContext(tools: ToolSet, options: RepairOptions): Context {
+  if (typeof tools !== 'object' || tools === null) throw new InvokeError('config_error', 'repairToolCall: "tools" must be an object of tools.')
+  const toolNames = Object.keys(tools)
+  const names = new Set(toolNames)
+  const macros: Array<[string, Tool]> = []
+  for (const name of toolNames) {
+    const macro = tools[name]?.macro
+    if (!macro) continue
+    macros.push([name, tools[name]!])
+    for (const action of Object.keys(macro.actions)) names.add(action)
+  }
+  // The named tool's macro first: its actions win when two macro tools share an action name.
+  const chosen = options.toolChoiceName
+  if (chosen !== undefined) macros.sort(([a], [b]) => Number(b === chosen) - Number(a === chosen))
+  return { tools, toolNames, names, macros, toolChoiceName: chosen !== undefined && hasOwn(tools, chosen) ? chosen : undefined, failures: [], truncated: false }
+}
+
+function repairMessage(message: ChatResponseMessage, tools: ToolSet, options: RepairOptions): RepairResult {
+  if (typeof message !== 'object' || message === null) {
+    throw new InvokeError('invalid_schema', 'The response message is not an object.')
+  }
+  const context = createContext(tools, options)
+  const tried: RawCall[] = []
+
+  // 1. Native calls: every tool_calls entry, then the legacy function_call.
+  const native: RawCall[] = []
+  if (Array.isArray(message.tool_calls)) {
+    for (const call of message.tool_calls) {
+      if (typeof call !== 'object' || call === null) continue
+      const fn = isPlainObject(call.function) ? call.function : (call as Record<string, unknown>)
+      const fixes: string[] = fn === call ? ['unwrapped-envelope'] : []
+      const raw = fn.arguments !== undefined ? fn.arguments : (fn as Record<string, unknown>).parameters
+      if (isPlainObject(raw)) fixes.push('object-arguments')
+      native.push({ ...(typeof fn.name === 'string' ? { name: fn.name } : {}), args: raw, ...(typeof call.id === 'string' && call.id ? { id: call.id } : {}), fixes })
     }
   }
-  const result = validateSchema(tool.inputSchema, args)
-  if (!result.success) {
-    const issue = result.issues[0]!
-    throw new InvokeError('invalid_tool_args', `The arguments of "${name}" do not match its schema: ${formatIssuePath(issue) || '(root)'}: ${issue.message}`)
+  const legacy = message.function_call
+  if (isPlainObject(legacy)) {
+    native.push({ ...(typeof legacy.name === 'string' ? { name: legacy.name } : {}), args: legacy.arguments, fixes: ['legacy-function-call'] })
   }
-  return { toolCall: { ...(call.id ? { id: call.id } : {}), name, args: result.data }, tool, fixes: [] }
+  const fromNative = pickFirst(native, context, tried)
+  if (fromNative) return fromNative
+
+  // 2. Calls written into the content, outside any reasoning block.
+  const content = contentText(message.content)
+  const split = content ? splitReasoning(content) : { answer: '', reasoning: '', fixes: [] }
+  const answer = extractCalls(split.answer, { names: context.names })
+  if (answer.truncated) context.truncated = true
+  const fromContent = pickFirst(answer.calls.map((call) => fromExtracted(call, split.fixes)), context, tried)
+  if (fromContent) return fromContent
+  if (context.truncated) {
+    throw new InvokeError('output_truncated', 'The tool call in the answer is cut off (the output ended inside it); it was not executed. Raise maxTokens or shorten the task.')
+  }
+
+  // 3. Only now a call drafted in the reasoning: a call outside it always wins.
+  const reasoningTexts = [split.reasoning, stringField(message.reasoning_content), stringField(message.reasoning)].filter((text) => text.length > 0)
+  const drafted: RawCall[] = []
+  for (const text of reasoningTexts) {
+    for (const call of extractCalls(text, { names: context.names }).calls) drafted.push(fromExtracted(call, ['call-in-reasoning']))
+  }
+  const fromReasoning = pickFirst(drafted, context, tried)
+  if (fromReasoning) return fromReasoning
+
+  throw explainFailure(context, split.answer || content, reasoningTexts, message)
+}
+
+function stringField(value: unknown): string {
+  return typeof value === 'string' ? value : ''
+}
+
+/** `content` as text: a string, or the text parts of a content array. */
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content
+  if (!Array.isArray(content)) return ''
+  return content
+    .map((part) => (isPlainObject(part) && typeof part.text === 'string' ? part.text : typeof part === 'string' ? part : ''))
+    .filter(Boolean)
+    .join('\n')
+}
+
+function fromExtracted(call: { name?: string; args: unknown; format: string; fixes: string[] }, extra: readonly string[]): RawCall {
+  const fixes: string[] = []
+  for (const code of [call.format, ...call.fixes, ...extra]) if (typeof code === 'string' && code) pushFix(fixes, code)
+  return { ...(typeof call.name === 'string' && call.name ? { name: call.name } : {}), args: call.args, fixes }
+}
+
+/** Resolves candidates in order; the first valid one wins and everything else seen is dropped. */
+function pickFirst(raws: RawCall[], context: Context, tried: RawCall[]): RepairResult | undefined {
+  for (let index = 0; index < raws.length; index++) {
+    const outcome = resolveCall(raws[index]!, context)
+    if ('result' in outcome) {
+      const { result } = outcome
+      const dropped: DroppedCall[] = [
+        ...tried.map((raw) => ({ ...(raw.name ? { name: raw.name } : {}), args: raw.args, reason: failureOf(raw) })),
+        ...raws.slice(index + 1).map((raw) => ({ ...(raw.name ? { name: raw.name } : {}), args: raw.args, reason: 'extra' })),
+        ...result.dropped,
+      ]
+      const fixes = [...result.fixes]
+      if (dropped.length > 0) fixes.push(`dropped-calls:${dropped.length}`)
+      return { ...result, fixes, dropped }
+    }
+    failures.set(raws[index]!, outcome.message)
+    context.failures.push(outcome)
+    tried.push(raws[index]!)
+  }
+  return undefined
+}
+
+const failures = new WeakMap<RawCall, string>()
+const failureOf = (raw: RawCall) => failures.get(raw) ?? 'invalid'
+
+type Decoded = { value: unknown } | { truncated: true } | { unparseable: string }
+
+/** Arguments as a value: JSON text parsed (leniently when needed, any number of times), empty as `{}`. */
+function decodeArguments(raw: unknown, fixes: string[]): Decoded {
+  if (raw === undefined || raw === null) {
+    pushFix(fixes, 'empty-arguments')
+    return { value: {} }
+  }
+  if (typeof raw !== 'string') return { value: raw }
+  let text = raw.trim()
+  if (text === '' || text === 'null' || text === 'None') {
+    pushFix(fixes, 'empty-arguments')
+    return { value: {} }
+  }
+  let value: unknown
+  for (let round = 0; round < 8; round++) {
+    let parsed: unknown
+    let ok = true
+    try {
+      parsed = JSON.parse(text)
+    } catch {
+      ok = false
+    }
+    if (!ok) {
+      const lenient = parseLenientJson(text)
+      if (lenient === undefined) {
+        if (round > 0) return { value: text }
+        return isTruncatedJson(text) ? { truncated: true } : { unparseable: text }
+      }
+      for (const code of lenient.fixes) pushFix(fixes, code)
+      parsed = lenient.value
+    }
+    value = parsed
+    if (typeof parsed !== 'string') break
+    const inner = parsed.trim()
+    const first = inner.charCodeAt(0)
+    // Another layer only when the string itself holds JSON; otherwise it is a bare value.
+    if (first !== 123 && first !== 91 && first !== 34) break
+    pushFix(fixes, 'double-encoded-arguments')
+    text = inner
+  }
+  return { value }
+}
+
+/** Finds the tool a name means: exact, then without `functions.` / `default_api.` prefixes and `:0` suffixes. */
+function findTool(name: string, context: Context): { toolName: string; tool: Tool; action?: string } | undefined {
+  const candidates = [name.trim()]
+  const cleaned = name
+    .trim()
+    .replace(/^["'`]|["'`]$/g, '')
+    .replace(/^(?:functions|function|default_api|tools|tool)[.:]/i, '')
+    .replace(/:\d+$/, '')
+    .trim()
+  if (cleaned !== candidates[0]) candidates.push(cleaned)
+  for (const candidate of candidates) {
+    if (hasOwn(context.tools, candidate)) return { toolName: candidate, tool: context.tools[candidate]! }
+    for (const [toolName, tool] of context.macros) {
+      if (hasOwn(tool.macro!.actions, candidate)) return { toolName, tool, action: candidate }
+    }
+  }
+  return undefined
+}
+
+/** The tool that JSON without a name belongs to, read from its keys. */
+function inferTool(args: unknown, context: Context, fixes: string[]): { toolName: string; tool: Tool; args: unknown } | undefined {
+  if (isPlainObject(args)) {
+    const keys = Object.keys(args)
+    if (keys.length === 1 && hasOwn(context.tools, keys[0]!) && (isPlainObject(args[keys[0]!]) || typeof args[keys[0]!] === 'string')) {
+      pushFix(fixes, 'tool-name-as-key')
+      return { toolName: keys[0]!, tool: context.tools[keys[0]!]!, args: args[keys[0]!] }
+    }
+    for (const [toolName, tool] of context.macros) {
+      const macro = tool.macro!
+      const belongs = keys.some((key) => key === 'action' || key === 'actions' || key === 'action_sequence' || macro.reflectionKeys.includes(key) || hasOwn(macro.actions, key))
+      if (belongs) return { toolName, tool, args }
+    }
+  }
+  if (Array.isArray(args) && context.macros.length > 0 && args.some((item) => isPlainObject(item) && Object.keys(item).some((key) => context.names.has(key) || key === 'action'))) {
+    const [toolName, tool] = context.macros[0]!
+    return { toolName, tool, args }
+  }
+  const fallback = context.toolChoiceName ?? (context.toolNames.length === 1 ? context.toolNames[0] : undefined)
+  // A macro tool only takes JSON that looks like its input (above): never guess an action from stray JSON.
+  if (fallback !== undefined && !context.tools[fallback]!.macro && (isPlainObject(args) || Array.isArray(args))) return { toolName: fallback, tool: context.tools[fallback]!, args }
+  return undefined
+}
+
+function resolveCall(raw: RawCall, context: Context): Success | Failure {
+  const fixes = [...raw.fixes]
+  const dropped: DroppedCall[] = []
+  const decoded = decodeArguments(raw.args, fixes)
+  let name = typeof raw.name === 'string' && raw.name.trim() ? raw.name.trim() : undefined
+  if ('truncated' in decoded) {
+    context.truncated = true
+    return { rank: Rank.Invalid, message: `The arguments of "${name ?? 'the call'}" are cut off; the call was not executed.`, ...(name ? { name } : {}) }
+  }
+  if ('unparseable' in decoded) {
+    return { rank: name && findTool(name, context) ? Rank.Invalid : Rank.NoTool, message: `The arguments of "${name ?? 'the call'}" are not JSON: ${previewValue(decoded.unparseable)}.` }
+  }
+  let args = sanitizeValue(decoded.value, fixes)
+  let id = raw.id
+
+  // An envelope in the arguments: taken when the call has no name, or the envelope names a known tool or action.
+  if (isEnvelope(args) || (Array.isArray(args) && args.length > 0 && args.every(isEnvelope))) {
+    const inner = unwrapEnvelope({ args, fixes: [] })
+    const first = inner[0]
+    if (first && (name === undefined || (first.name !== undefined && context.names.has(first.name.trim())))) {
+      for (const code of first.fixes) pushFix(fixes, code)
+      if (first.name !== undefined) name = first.name.trim()
+      if (first.id) id = first.id
+      const innerDecoded = decodeArguments(first.args, fixes)
+      if (!('value' in innerDecoded)) {
+        if ('truncated' in innerDecoded) context.truncated = true
+        return { rank: Rank.Invalid, message: `The arguments of "${name ?? 'the call'}" are not usable JSON.` }
+      }
+      args = sanitizeValue(innerDecoded.value, fixes)
+      for (const extra of inner.slice(1)) dropped.push({ ...(extra.name ? { name: extra.name } : {}), args: extra.args, reason: 'extra' })
+    }
+  }
+
+  let toolName: string
+  let tool: Tool
+  if (name !== undefined) {
+    const found = findTool(name, context)
+    if (!found) {
+      return { rank: Rank.UnknownTool, name, message: `The model called an unknown tool "${previewValue(name, 80).replace(/^"|"$/g, '')}". ${availableList(undefined, context.tools)}${context.macros.length > 0 ? ` ${availableList(context.macros[0]![1], context.tools)}` : ''}` }
+    }
+    toolName = found.toolName
+    tool = found.tool
+    if (found.toolName !== name && !found.action) pushFix(fixes, 'normalized-tool-name')
+    if (found.action) {
+      pushFix(fixes, 'action-as-tool')
+      args = liftIntoShell(found.action, args, tool)
+    }
+  } else {
+    const inferred = inferTool(args, context, fixes)
+    if (!inferred) return { rank: Rank.NoTool, message: `JSON without a tool name: ${previewValue(args)}.` }
+    toolName = inferred.toolName
+    tool = inferred.tool
+    args = inferred.args
+  }
+
+  const schema = safeJsonSchema(tool)
+  args = unwrapArgumentLayers(args, fieldNames(schema), fixes)
+  if (typeof args === 'string' && !tool.macro) {
+    const again = decodeArguments(args, fixes)
+    if ('value' in again) args = sanitizeValue(again.value, fixes)
+  }
+  if (tool.macro) {
+    const shaped = shapeMacroInput(args, tool.macro, toolName, fixes, dropped)
+    if ('missingAction' in shaped) {
+      return {
+        rank: Rank.MissingAction,
+        name: toolName,
+        message: `${toolName}.action: missing — the model wrote its reflection but no action. ${availableList(tool, context.tools)} (Set fallbackAction to use a default.)`,
+      }
+    }
+    args = shaped.args
+  }
+  if (schema) args = coerceToSchema(args, schema, fixes)
+  const checked = validateSchema(tool.inputSchema, args)
+  if (!checked.success) {
+    return { rank: Rank.Invalid, name: toolName, message: describeIssue(toolName, tool, context.tools, args, checked.issues) }
+  }
+  return { result: { toolCall: { ...(id ? { id } : {}), name: toolName, args: checked.data }, tool, fixes, dropped } }
+}
+
+/** `click_element_by_index({"index": 3})` called as a tool → `{ action: { click_element_by_index: { index: 3 } } }`. */
+function liftIntoShell(action: string, args: unknown, tool: Tool): Record<string, unknown> {
+  const macro = tool.macro!
+  const shell: Record<string, unknown> = {}
+  if (!isPlainObject(args)) return { action: { [action]: args } }
+  const fields = fieldNames(safeJsonSchema(macro.actions[action]!))
+  const input: Record<string, unknown> = {}
+  for (const key of Object.keys(args)) {
+    // Reflection written beside the action's fields belongs in the shell, unless the action has such a field.
+    if (macro.reflectionKeys.includes(key) && !fields.has(key)) shell[key] = args[key]
+    else input[key] = args[key]
+  }
+  shell.action = { [action]: input }
+  return shell
+}
+
+function explainFailure(context: Context, answer: string, reasoning: string[], message: ChatResponseMessage): InvokeError {
+  if (context.truncated) {
+    return new InvokeError('output_truncated', 'The tool call is cut off (the output ended inside it); it was not executed. Raise maxTokens or shorten the task.')
+  }
+  let best: Failure | undefined
+  for (const failure of context.failures) if (!best || failure.rank > best.rank) best = failure
+  if (best && best.rank > Rank.NoTool) return new InvokeError('invalid_tool_args', best.message)
+  const said = answer.trim() || reasoning.join(' ').trim() || stringField(message.refusal).trim()
+  const preview = said.replace(/\s+/g, ' ').slice(0, 200)
+  const detail = best ? ` ${best.message}` : ''
+  return new InvokeError(
+    'no_tool_call',
+    said
+      ? `The model answered without a usable tool call: "${preview}${said.length > 200 ? '…' : ''}".${detail} Retrying usually helps; a model that never calls tools may need an adapter.`
+      : `The model answered with neither a tool call nor text.${detail} Retrying usually helps.`,
+  )
 }

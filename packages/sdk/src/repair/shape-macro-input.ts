@@ -1,0 +1,217 @@
+import { toToolJsonSchema } from '../tool/schema'
+import type { MacroToolInfo, Tool } from '../types'
+import { decodeJsonString, isPlainObject, pushFix, type JsonSchemaNode } from './coerce'
+import { envelopeName, isEnvelope, unwrapArgumentLayers } from './unwrap'
+
+/** A call found in a response that was not taken as the step. */
+export interface DroppedCall {
+  /** The tool or action it named, when it named one. */
+  name?: string
+  args: unknown
+  /** Why it was not taken: `"extra"` after the chosen call, or the validation error that ruled it out. */
+  reason: string
+}
+
+/** Keys agents use for a list of actions instead of `action`. */
+const ACTION_LIST_KEYS = ['actions', 'action_sequence', 'action_list', 'next_action', 'next_actions'] as const
+// Keys under which a flattened action names itself: `{"type": "click_element_by_index", "index": 3}`.
+const ACTION_NAME_KEYS = ['name', 'type', 'action', 'action_name', 'tool'] as const
+
+const hasOwn = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key)
+
+/** The JSON Schema of a tool, or `undefined` when it cannot be derived (then no coercion happens). */
+export function safeJsonSchema(tool: Tool): JsonSchemaNode | undefined {
+  try {
+    return toToolJsonSchema(tool.inputSchema)
+  } catch {
+    return undefined
+  }
+}
+
+/** The field names of an object schema. */
+export function fieldNames(schema: JsonSchemaNode | undefined): Set<string> {
+  const properties = schema?.properties
+  return new Set(typeof properties === 'object' && properties !== null ? Object.keys(properties) : [])
+}
+
+/** The field a bare value belongs to: the one required field, or the only field. */
+function singleField(schema: JsonSchemaNode | undefined): string | undefined {
+  if (!schema) return undefined
+  const required = Array.isArray(schema.required) ? (schema.required as string[]) : []
+  if (required.length === 1) return required[0]
+  const names = [...fieldNames(schema)]
+  return required.length === 0 && names.length === 1 ? names[0] : undefined
+}
+
+export type ShapeResult = { args: unknown } | { missingAction: true }
+
+/**
+ * Puts a macro tool's arguments into the `{ ...reflection, action: { name: input } }` shape, fixing
+ * what models do to it: the action level without the reflection shell (`missing-reflection-shell`),
+ * `actions`/`action_sequence` lists, the action as a one-element array (`unwrapped-array`), as a
+ * bare name (`bare-action-name`), as a `{name, arguments}` envelope, or with a bare value for a
+ * one-field action (`bare-value`). Extra actions are appended to `dropped`. Never picks an action the
+ * model did not write, except the configured `fallbackAction` (`fallback-action`).
+ */
+export function shapeMacroInput(args: unknown, macro: MacroToolInfo, toolName: string, fixes: string[], dropped: DroppedCall[]): ShapeResult {
+  const { actions } = macro
+  let value = args
+  if (typeof value === 'string') {
+    const text = value.trim()
+    if (hasOwn(actions, text)) value = { action: text }
+    else value = decodeJsonString(text, fixes) ?? value
+  }
+  value = takeFirst(value, fixes, dropped, undefined)
+  if (!isPlainObject(value)) return { args: value }
+  const keys = Object.keys(value)
+  if (keys.length === 1 && keys[0] === toolName && isPlainObject(value[toolName])) {
+    pushFix(fixes, 'unwrapped-envelope')
+    value = value[toolName] as Record<string, unknown>
+  }
+  const shell: Record<string, unknown> = { ...(value as Record<string, unknown>) }
+  if (shell.action === undefined || shell.action === null || shell.action === '') {
+    delete shell.action
+    const listKey = ACTION_LIST_KEYS.find((key) => hasOwn(shell, key) && shell[key] !== null && shell[key] !== undefined)
+    const actionKeys = Object.keys(shell).filter((key) => hasOwn(actions, key))
+    if (listKey) {
+      shell.action = shell[listKey]
+      delete shell[listKey]
+      pushFix(fixes, 'unwrapped-envelope')
+    } else if (actionKeys.length > 0) {
+      const action: Record<string, unknown> = {}
+      for (const key of actionKeys) {
+        action[key] = shell[key]
+        delete shell[key]
+      }
+      shell.action = action
+      pushFix(fixes, 'missing-reflection-shell')
+    } else if (flattenedActionName(shell, actions)) {
+      // `{"name": "click_element_by_index", "index": 3}` at the top: the action named inside itself.
+      const action: Record<string, unknown> = {}
+      for (const key of Object.keys(shell)) {
+        if (macro.reflectionKeys.includes(key)) continue
+        action[key] = shell[key]
+        delete shell[key]
+      }
+      shell.action = action
+    } else if (macro.fallbackAction) {
+      shell.action = { [macro.fallbackAction.name]: macro.fallbackAction.input }
+      pushFix(fixes, 'fallback-action')
+    } else {
+      return { missingAction: true }
+    }
+  }
+  const named = typeof shell.action === 'string' ? shell.action.trim() : ''
+  if (hasOwn(actions, named)) {
+    // `{"action": "input_text", "index": 4, "text": "hi"}`: the action's fields sit beside its name.
+    const input: Record<string, unknown> = {}
+    for (const key of Object.keys(shell)) {
+      if (key === 'action' || macro.reflectionKeys.includes(key)) continue
+      input[key] = shell[key]
+      delete shell[key]
+    }
+    if (Object.keys(input).length > 0) {
+      pushFix(fixes, 'flattened-action')
+      shell.action = { [named]: input }
+    }
+  }
+  shell.action = shapeAction(shell.action, macro, shell, fixes, dropped)
+  return { args: shell }
+}
+
+/** The first element of a non-empty array (the rest dropped), or the value itself. */
+function takeFirst(value: unknown, fixes: string[], dropped: DroppedCall[], name: string | undefined): unknown {
+  if (!Array.isArray(value) || value.length === 0) return value
+  pushFix(fixes, 'unwrapped-array')
+  for (const extra of value.slice(1)) dropped.push({ ...(name ? { name } : {}), args: extra, reason: 'extra' })
+  return value[0]
+}
+
+function flattenedActionName(record: Record<string, unknown>, actions: Readonly<Record<string, Tool>>): string | undefined {
+  for (const key of ACTION_NAME_KEYS) {
+    const candidate = record[key]
+    if (typeof candidate === 'string' && hasOwn(actions, candidate.trim())) return candidate.trim()
+  }
+  return undefined
+}
+
+function shapeAction(action: unknown, macro: MacroToolInfo, shell: Record<string, unknown>, fixes: string[], dropped: DroppedCall[]): unknown {
+  const { actions } = macro
+  let value = action
+  for (let round = 0; round < 4; round++) {
+    if (typeof value === 'string') {
+      const text = value.trim()
+      if (hasOwn(actions, text)) {
+        pushFix(fixes, 'bare-action-name')
+        value = { [text]: {} }
+        break
+      }
+      const decoded = decodeJsonString(text, fixes)
+      if (decoded === undefined) return value
+      value = decoded
+      continue
+    }
+    if (Array.isArray(value)) {
+      if (value.length === 0) return value
+      value = takeFirst(value, fixes, dropped, undefined)
+      continue
+    }
+    break
+  }
+  if (!isPlainObject(value)) return value
+  const envelope = isEnvelope(value) ? envelopeName(value)?.trim() : undefined
+  if (envelope !== undefined && hasOwn(actions, envelope)) {
+    const name = envelope
+    const key = (['arguments', 'parameters', 'args', 'input'] as const).find((entry) => hasOwn(value as object, entry))
+    pushFix(fixes, 'unwrapped-envelope')
+    value = { [name]: key ? value[key] : {} }
+  }
+  let record = value as Record<string, unknown>
+  let actionKeys = Object.keys(record).filter((key) => hasOwn(actions, key))
+  if (actionKeys.length === 0) {
+    const named = flattenedActionName(record, actions)
+    if (!named) return record
+    // `{"type": "click_element_by_index", "index": 3}`: the fields beside the name are the input.
+    const input: Record<string, unknown> = {}
+    for (const key of Object.keys(record)) if (!(ACTION_NAME_KEYS as readonly string[]).includes(key) || record[key] !== named) input[key] = record[key]
+    pushFix(fixes, 'flattened-action')
+    record = { [named]: input }
+    actionKeys = [named]
+  }
+  for (const key of Object.keys(record)) {
+    if (hasOwn(actions, key)) continue
+    if (macro.reflectionKeys.includes(key) && shell[key] === undefined) {
+      shell[key] = record[key]
+      pushFix(fixes, 'moved-reflection')
+    } else {
+      pushFix(fixes, 'dropped-unknown-keys')
+    }
+  }
+  const [first, ...rest] = actionKeys
+  for (const extra of rest) dropped.push({ name: extra, args: record[extra], reason: 'extra' })
+  return { [first!]: shapeActionInput(actions[first!]!, record[first!], fixes) }
+}
+
+/** Fixes one action's input: JSON text, empty values, a one-element array, a bare value. */
+export function shapeActionInput(tool: Tool, input: unknown, fixes: string[]): unknown {
+  const schema = safeJsonSchema(tool)
+  let value = input
+  if (typeof value === 'string') {
+    const text = value.trim()
+    if (text === '' || text === 'null') value = undefined
+    else value = decodeJsonString(text, fixes) ?? value
+  }
+  if (value === undefined || value === null) {
+    pushFix(fixes, 'empty-arguments')
+    return {}
+  }
+  if (Array.isArray(value) && value.length === 1 && isPlainObject(value[0])) {
+    pushFix(fixes, 'unwrapped-array')
+    value = value[0]
+  }
+  if (isPlainObject(value)) return unwrapArgumentLayers(value, fieldNames(schema), fixes)
+  const field = singleField(schema)
+  if (field === undefined) return value
+  pushFix(fixes, 'bare-value')
+  return { [field]: value }
+}
