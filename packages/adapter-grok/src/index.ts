@@ -1,0 +1,1 @@
+export { grokAdapter } from './grok-adapter'
