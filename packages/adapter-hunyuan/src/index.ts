@@ -1,0 +1,2 @@
+export { hunyuanAdapter } from './hunyuan-adapter'
+export type { HunyuanAdapterOptions } from './hunyuan-adapter'
