@@ -113,6 +113,14 @@ describe('invoke', () => {
       expect(error.message).not.toMatch(/JSON|Unexpected token/)
     })
 
+    it('should quote the title of an HTML page served with status 200', async () => {
+      script({ status: 200, body: '<!doctype html><html><head><title>Sign in - Corp Proxy</title></head><body><form></form></body></html>' })
+      const error = await invokeError(makeClient({ retry: 0 }))
+      expect(error.type).toBe('invalid_response')
+      expect(error.message).toContain('HTML page ("Sign in - Corp Proxy")')
+      expect(error.message).not.toContain('<form>')
+    })
+
     it('should emit the error event with the thrown error', async () => {
       script({ status: 401, body: { error: { message: 'no' } } })
       const client = makeClient()

@@ -1,7 +1,7 @@
 import type { Emitter } from 'mitt'
 import type { Adapter, AdapterContext, MatchContext } from '../adapters/types'
 import { classifyFinish } from '../errors/classify-finish'
-import { classifyHttpError } from '../errors/classify-http'
+import { classifyHttpError, readProviderError } from '../errors/classify-http'
 import { InvokeError, isAbortError, isInvokeError } from '../errors/invoke-error'
 import { repairToolCall } from '../repair/repair-tool-call'
 import { abortReason, type ResolvedRetryOptions } from '../retry/with-retry'
@@ -237,8 +237,10 @@ export function responseOrder(chain: Adapter[]): Adapter[] {
 export function parseResponseBody(step: StepState, status: number, headers: Headers, text: string): ChatResponse {
   const parsed = tryParseJson(text)
   if (parsed === undefined) {
-    const looksHtml = /^\s*</.test(text)
-    throw new InvokeError('invalid_response', `The server answered HTTP ${status} with ${looksHtml ? 'an HTML page' : 'a body that is not JSON'} (${text.slice(0, 120).replace(/\s+/g, ' ')}…). Check that baseURL points at an OpenAI-compatible API.`, { status, rawResponse: text })
+    const { message, html } = readProviderError(undefined, text)
+    const what = html ? 'an HTML page' : text.trim() === '' ? 'an empty body' : 'a body that is not JSON'
+    const shown = message === undefined ? '' : ` ("${message.length > 120 ? `${message.slice(0, 120)}…` : message}")`
+    throw new InvokeError('invalid_response', `The server answered HTTP ${status} with ${what}${shown} instead of a chat completion. Check that baseURL points at an OpenAI-compatible API (often ending in /v1), not a web page or a login proxy.`, { status, rawResponse: text })
   }
   if (isErrorBody(parsed)) throw classifyError(step, status, headers, text, parsed)
   return parsed as ChatResponse
