@@ -165,13 +165,35 @@ describe('invoke', () => {
     })
 
     it('should throw timeout when timeoutMs elapses', async () => {
-      script({ delayMs: 400, body: toolCallResponse('click', { index: 1 }) })
+      script({ delayMs: 1_500, body: toolCallResponse('click', { index: 1 }) })
       const started = Date.now()
       const error = await invokeError(makeClient({ retry: 0, timeoutMs: 40 }))
       expect(error.type).toBe('timeout')
       expect(error.retryable).toBe(true)
       expect(error.message).toContain('40 ms')
-      expect(Date.now() - started).toBeLessThan(350)
+      expect(Date.now() - started).toBeLessThan(1_000)
+    })
+
+    it('should throw timeout when the body stalls after the headers', async () => {
+      script({ chunks: ['{"choices": [', { text: ']}', delayMs: 1_500 }] })
+      const started = Date.now()
+      const error = await invokeError(makeClient({ retry: 0, timeoutMs: 60 }))
+      expect(error.type).toBe('timeout')
+      expect(Date.now() - started).toBeLessThan(1_000)
+    })
+
+    it('should reject with the caller\'s reason when aborted while the body is read', async () => {
+      script({ chunks: ['{"choices": [', { text: ']}', delayMs: 1_500 }] })
+      const controller = new AbortController()
+      const reason = new DOMException('enough', 'AbortError')
+      const client = makeClient()
+      // The response event fires once the headers are in: the abort lands while the body is read.
+      client.events.on('response', () => setTimeout(() => controller.abort(reason), 10))
+      const started = Date.now()
+      const error = await client.invoke(messages, makeTools(), { signal: controller.signal }).catch((caught) => caught)
+      expect(error).toBe(reason)
+      expect(Date.now() - started).toBeLessThan(1_000)
+      expect(server.requests).toHaveLength(1)
     })
 
     it('should throw config_error when customFetch resolves with something that is not a Response', async () => {
@@ -326,10 +348,13 @@ describe('invoke', () => {
 
   describe('abort', () => {
     it('should reject at once with the caller\'s reason when aborted during the request', async () => {
-      script({ delayMs: 2_000, body: toolCallResponse('click', { index: 1 }) })
       const controller = new AbortController()
       const reason = new DOMException('user left', 'AbortError')
-      setTimeout(() => controller.abort(reason), 30)
+      // Abort once the server holds the request, whatever the machine's load.
+      server.setScript(() => {
+        setTimeout(() => controller.abort(reason), 10)
+        return { delayMs: 1_500, body: toolCallResponse('click', { index: 1 }) }
+      })
       const started = Date.now()
       const error = await makeClient().invoke(messages, makeTools(), { signal: controller.signal }).catch((caught) => caught)
       expect(error).toBe(reason)
