@@ -14,7 +14,7 @@ export interface StreamAssemblerOptions {
   /**
    * Re-parse a call's arguments for a `partial` event once this many bytes arrived since the last
    * parse, or an eighth of the arguments so far when that is more: previews stay fine-grained for
-   * short arguments while a long one costs a linear total, never a quadratic one. Default 24.
+   * short arguments while a long one costs a linear total, never a quadratic one. Default 8.
    */
   partialStepBytes?: number
 }
@@ -51,7 +51,7 @@ const nonEmpty = (value: unknown): value is string => typeof value === 'string' 
  * ```
  */
 export function createStreamAssembler(emit: (event: StreamEvent) => void, options: StreamAssemblerOptions = {}): StreamAssembler {
-  const stepBytes = options.partialStepBytes ?? 24
+  const stepBytes = options.partialStepBytes ?? 8
   const calls: CallState[] = []
   const byIndex = new Map<number, CallState>()
   let last: CallState | undefined

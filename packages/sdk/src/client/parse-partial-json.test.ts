@@ -36,6 +36,8 @@ describe('parsePartialJson', () => {
   it('should never throw on any prefix of any JSON text and give the value back on the whole text', () => {
     fc.assert(
       fc.property(fc.jsonValue(), fc.boolean(), (value, pretty) => {
+        // A top-level string holding JSON is opened on purpose (double-encoded arguments).
+        fc.pre(!(typeof value === 'string' && /^\s*[{[]/.test(value)))
         const text = JSON.stringify(value, null, pretty ? 2 : undefined)
         for (let end = 0; end < text.length; end += Math.max(1, text.length >> 5)) parsePartialJson(text.slice(0, end))
         expect(parsePartialJson(text)?.value).toEqual(JSON.parse(text))

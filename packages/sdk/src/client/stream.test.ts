@@ -97,7 +97,7 @@ describe('client.stream', () => {
   async function streamAndInvoke(reply: ScriptedReply, final: ChatResponse, extra: Partial<ClientConfig> = {}) {
     server.setScript([reply])
     const run = client(extra).stream(messages, tools, options)
-    const [events, streamed] = await Promise.all([collect(run).catch(() => []), settle(run.result)])
+    const [events, streamed] = await Promise.all([collect(run).catch((): StreamEvent[] => []), settle(run.result)])
     const streamRequest = server.requests[0]
     server.setScript([{ body: final }])
     const invoked = await settle(client(extra).invoke(messages, tools, options))

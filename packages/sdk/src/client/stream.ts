@@ -1,4 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser'
+import type { Adapter } from '../adapters/types'
 import { InvokeError, isAbortError, isInvokeError } from '../errors/invoke-error'
 import { abortReason, withRetry } from '../retry/with-retry'
 import type { ChatMessage, ChatResponse, ChatStreamChunk, InvokeResult, StreamEvent, ToolSet } from '../types'
@@ -104,6 +105,7 @@ async function readStream(step: StepState, response: Response, emit: (event: Str
   const apiKey = client.config.apiKey
   const idleMs = client.config.timeoutMs
   const assembler = createStreamAssembler(emit)
+  const fixers = responseOrder(client.chain).filter((adapter) => adapter.fixChunk)
   const body = response.body
   if (!body) return parseResponseBody(step, response.status, response.headers, '')
   const reader = body.getReader()
@@ -158,7 +160,7 @@ async function readStream(step: StepState, response: Response, emit: (event: Str
       else parser.feed(text)
       for (const message of received) {
         events++
-        if (handleEvent(step, response, assembler, message)) {
+        if (handleEvent(step, response, assembler, fixers, message)) {
           done = true
           break
         }
@@ -185,7 +187,7 @@ async function readStream(step: StepState, response: Response, emit: (event: Str
 }
 
 /** Handles one SSE event; returns true at `[DONE]`. Throws the classified error of an error event. */
-function handleEvent(step: StepState, response: Response, assembler: StreamAssembler, message: EventSourceMessage): boolean {
+function handleEvent(step: StepState, response: Response, assembler: StreamAssembler, fixers: Adapter[], message: EventSourceMessage): boolean {
   const data = redact(message.data, step.client.config.apiKey)
   const trimmed = data.trim()
   if (trimmed === '[DONE]') return true
@@ -204,9 +206,9 @@ function handleEvent(step: StepState, response: Response, assembler: StreamAssem
   }
   if (!record) return false
   let chunk = record as ChatStreamChunk
-  for (const adapter of responseOrder(step.client.chain)) {
-    const hook = adapter.fixChunk
-    if (hook) chunk = runHook(adapter, 'fixChunk', () => hook.call(adapter, chunk, step.context)) ?? chunk
+  for (const adapter of fixers) {
+    const hook = adapter.fixChunk!
+    chunk = runHook(adapter, 'fixChunk', () => hook.call(adapter, chunk, step.context)) ?? chunk
   }
   assembler.push(chunk)
   return false
