@@ -4,7 +4,7 @@ import { createClient, createMacroTool, isInvokeError, repairToolCall } from '..
 import { classifyFinish } from '../errors/classify-finish'
 import { startScriptedServer, type ScriptedServer } from '../testing'
 import { validateSchema } from '../tool/schema'
-import type { ChatResponse } from '../types'
+import type { ChatResponse, ToolSet } from '../types'
 import { createBrowserTools } from './__fixtures__/browser-tools'
 
 interface CorpusEntry {
@@ -29,7 +29,7 @@ const AgentOutput = createMacroTool(tools)
 
 /** What the model meant, after the action's own defaults: the expectation is the model's intent, not our output. */
 function intended(expectation: { action: string; args: Record<string, unknown> }) {
-  const checked = validateSchema(tools[expectation.action as keyof typeof tools].inputSchema, expectation.args)
+  const checked = validateSchema((tools as ToolSet)[expectation.action]!.inputSchema, expectation.args)
   if (!checked.success) throw new Error(`fixture expectation does not validate: ${JSON.stringify(expectation)}`)
   return { [expectation.action]: checked.data }
 }
@@ -99,7 +99,7 @@ describe('repair corpus', () => {
           }
           const action = (result.toolCall.args as { action: Record<string, unknown> }).action
           const expected = intended(entry.expect)
-          const output = await tools[entry.expect.action as keyof typeof tools].execute!(expected[entry.expect.action] as never, { emit: () => {} })
+          const output = await (tools as ToolSet)[entry.expect.action]!.execute!(expected[entry.expect.action], { emit: () => {} })
           if (JSON.stringify(action) !== JSON.stringify(expected) || JSON.stringify((result.toolResult as { output: unknown }).output) !== JSON.stringify(output)) {
             mismatches.push(`${entry.id}: got ${JSON.stringify(action)}`)
           }

@@ -28,8 +28,9 @@ export interface RepairResult {
 
 const hasOwn = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key)
 const NO_DROPPED: DroppedCall[] = []
-// Argument text that names an object internal goes through the sanitising slow path.
-const UNSAFE_TEXT = /__proto__|constructor|prototype/
+// Argument text that names an object internal goes through the sanitising slow path
+// (`proto` covers `__proto__` and `prototype`).
+const mentionsInternals = (text: string) => text.includes('proto') || text.includes('constructor')
 
 /**
  * Turns an assistant message into exactly one validated tool call, or throws an {@link InvokeError}.
@@ -67,7 +68,7 @@ function takeCleanCall(message: ChatResponseMessage, tools: ToolSet): RepairResu
   const call = calls[0]
   const name = call?.function?.name
   const text = call?.function?.arguments
-  if (typeof name !== 'string' || typeof text !== 'string' || !hasOwn(tools, name) || UNSAFE_TEXT.test(text)) return undefined
+  if (typeof name !== 'string' || typeof text !== 'string' || !hasOwn(tools, name) || mentionsInternals(text)) return undefined
   let args: unknown
   try {
     args = JSON.parse(text)
@@ -79,7 +80,9 @@ function takeCleanCall(message: ChatResponseMessage, tools: ToolSet): RepairResu
   const checked = validateSchema(tool.inputSchema, args)
   if (!checked.success) return undefined
   const id = call!.id
-  return { toolCall: { ...(typeof id === 'string' && id ? { id } : {}), name, args: checked.data }, tool, fixes: [], dropped: NO_DROPPED }
+  // No object spread here: a conditional spread costs more than the whole validation in V8.
+  const toolCall: ToolCall = typeof id === 'string' && id ? { id, name, args: checked.data } : { name, args: checked.data }
+  return { toolCall, tool, fixes: [], dropped: NO_DROPPED }
 }
 
 /** How far a failed candidate got: the furthest one explains the failure best. */

@@ -199,7 +199,15 @@ export function shapeActionInput(tool: Tool, input: unknown, fixes: string[]): u
   if (typeof value === 'string') {
     const text = value.trim()
     if (text === '' || text === 'null') value = undefined
-    else value = decodeJsonString(text, fixes) ?? value
+    else {
+      // Only an encoded object or array is taken as encoding; `"[draft]"` for a text field stays text.
+      const trial: string[] = []
+      const decoded = decodeJsonString(text, trial)
+      if (isPlainObject(decoded) || Array.isArray(decoded)) {
+        for (const code of trial) pushFix(fixes, code)
+        value = decoded
+      }
+    }
   }
   if (value === undefined || value === null) {
     pushFix(fixes, 'empty-arguments')
