@@ -49,6 +49,18 @@ describe('createStreamAssembler', () => {
     expect(response.choices[0]!.message).toMatchObject({ reasoning_content: 'Think', reasoning: 'Thinking' })
   })
 
+  it('should preview JSON written into content, and switch away from a draft once </think> shows it was one', () => {
+    const content = 'Draft: {"memory": "wrong"} hmm</think>\n```json\n{"memory": "right", "action": {"done": {}}}\n```'
+    const { events } = assemble(content.match(/[\s\S]{1,3}/g)!.map((piece) => delta({ content: piece })))
+    const previews = events.filter((event) => event.type === 'partial').map((event) => (event as { args: unknown }).args)
+    // Only the closing tag says the first object was a draft: from there on, the real one is shown.
+    expect(previews).toContainEqual({ memory: 'wrong' })
+    expect(previews.at(-1)).toEqual({ memory: 'right', action: { done: {} } })
+    expect(previews.slice(previews.findIndex((args) => JSON.stringify(args).includes('right')))).not.toContainEqual({ memory: 'wrong' })
+    const opened = assemble(['<thi', 'nk>{"a": "b"}</th', 'ink>{"c": "d"}'].map((piece) => delta({ content: piece }))).events
+    expect(opened.filter((event) => event.type === 'partial')).toEqual([{ type: 'partial', args: { c: 'd' }, index: 0 }])
+  })
+
   it('should re-parse a long argument string a linear number of times, not once per chunk', () => {
     const text = JSON.stringify({ memory: 'word '.repeat(2_000), action: { done: {} } })
     const chunks = [delta({ tool_calls: [{ index: 0, id: 'c', function: { name: 'AgentOutput', arguments: '' } }] })]

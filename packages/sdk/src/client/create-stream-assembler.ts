@@ -30,6 +30,8 @@ interface CallState {
   object?: Record<string, unknown>
   parsedLength: number
   lastPartial?: string
+  /** A call written into content: its JSON may be an envelope `{ name, arguments }`. */
+  inContent?: boolean
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -56,6 +58,10 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
   const byIndex = new Map<number, CallState>()
   let last: CallState | undefined
   let content = ''
+  // A call written into content (no tool_calls): where its JSON starts, outside any <think> block.
+  let contentCall: CallState | undefined
+  let thinking = false
+  let searchFrom = 0
   let reasoningContent = ''
   let reasoning = ''
   let refusal = ''
@@ -82,11 +88,49 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
       const parsed = parsePartialJson(call.text)
       if (!parsed) return
       args = parsed.value
+      if (call.inContent && isRecord(args) && typeof args.name === 'string') {
+        const inner = args.arguments ?? args.parameters
+        if (isRecord(inner)) {
+          call.name = args.name
+          args = inner
+        }
+      }
     }
     const serialised = JSON.stringify(args)
     if (serialised === call.lastPartial) return
     call.lastPartial = serialised
     emit({ type: 'partial', args, index: call.position, ...(call.name ? { name: call.name } : {}) })
+  }
+
+  /**
+   * Previews a call the model writes into content as JSON (bare, fenced or in `<tool_call>`), so its
+   * reflection shows live too. Only new text is scanned; the repair at the end decides what it was.
+   */
+  function pushContent(previous: number) {
+    if (calls.length > 0) return
+    // A marker split across two deltas starts at most 7 characters back.
+    const from = Math.max(0, previous - 7)
+    const open = content.indexOf('<think>', from)
+    const close = content.indexOf('</think>', from)
+    if (close > open) {
+      // JSON before a closing </think> was a draft inside the reasoning (the template opened it).
+      thinking = false
+      searchFrom = close + 8
+      contentCall = undefined
+    } else if (open >= 0) {
+      thinking = true
+      contentCall = undefined
+    }
+    if (thinking) return
+    if (contentCall) {
+      contentCall.text += content.slice(previous)
+      emitPartial(contentCall, false)
+      return
+    }
+    const start = content.indexOf('{', Math.max(searchFrom, previous))
+    if (start < 0) return
+    contentCall = { position: 0, name: '', text: content.slice(start), parsedLength: 0, inContent: true }
+    emitPartial(contentCall, false)
   }
 
   function pushToolCall(fragment: ChatStreamToolCallDelta) {
@@ -156,6 +200,7 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
           reasoning += delta.reasoning
           if (delta.reasoning !== thinking) emit({ type: 'reasoning', delta: delta.reasoning })
         }
+        const before = content.length
         if (nonEmpty(delta.content)) {
           content += delta.content
           emit({ type: 'text', delta: delta.content })
@@ -167,6 +212,7 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
             }
           }
         }
+        if (content.length > before) pushContent(before)
         if (nonEmpty(delta.refusal)) refusal += delta.refusal
         if (Array.isArray(delta.tool_calls)) {
           for (const fragment of delta.tool_calls) if (isRecord(fragment)) pushToolCall(fragment)
@@ -183,6 +229,7 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
     },
     finish() {
       for (const call of calls) emitPartial(call, true)
+      if (contentCall && calls.length === 0) emitPartial(contentCall, true)
       const message: ChatResponseMessage = { role: role ?? 'assistant', content: content === '' ? null : content }
       if (calls.length > 0) {
         message.tool_calls = calls.map((call, index): ChatToolCall => ({

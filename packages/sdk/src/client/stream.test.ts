@@ -221,6 +221,10 @@ describe('client.stream', () => {
     const { streamed, invoked, events: seen } = await streamAndInvoke(streamOf(events), final, { maxRetries: 0 })
     expect(streamed).toEqual(invoked)
     expect(seen.filter((event) => event.type === 'text').map((event) => (event as { delta: string }).delta).join('')).toBe(content)
+    // The reflection inside the <tool_call> envelope is previewed live too.
+    const partials = seen.filter((event): event is Extract<StreamEvent, { type: 'partial' }> => event.type === 'partial')
+    expect(partials.some((event) => typeof (event.args as { memory?: string }).memory === 'string' && (event.args as { memory: string }).memory !== args.memory)).toBe(true)
+    expect(partials.at(-1)).toEqual({ type: 'partial', args, index: 0, name: 'AgentOutput' })
   })
 
   it('should reject finish_reason length as output_truncated without retrying or executing', async () => {
@@ -249,6 +253,17 @@ describe('client.stream', () => {
     const outcome = await settle(client().stream(messages, tools, options).result)
     expect(outcome).toMatchObject({ ok: false, type: 'auth_error' })
     expect(server.requests).toHaveLength(1)
+  })
+
+  it('should recover Groq\'s failed_generation like invoke, before the stream or as an error event in it', async () => {
+    const groq = { error: { message: 'Failed to call a function. Please adjust your prompt.', type: 'invalid_request_error', code: 'tool_use_failed', failed_generation: `<tool_call>{"name": "AgentOutput", "arguments": ${argsText}}</tool_call>` } }
+    server.setScript([{ status: 400, body: groq }])
+    const invoked = await settle(client({ maxRetries: 0 }).invoke(messages, tools, options))
+    const before = await settle(client({ maxRetries: 0 }).stream(messages, tools, options).result)
+    server.setScript([{ chunks: [': OPENROUTER PROCESSING\n\n', ...sseChunks([chunk({ role: 'assistant', content: '' }), groq], { done: false })] }])
+    const during = await settle(client({ maxRetries: 0 }).stream(messages, tools, options).result)
+    expect(before).toEqual(invoked)
+    expect(during).toEqual(invoked)
   })
 
   it('should handle a server that ignores stream: true and answers with JSON like invoke', async () => {
