@@ -134,6 +134,13 @@ export interface ChatStreamChunk {
  * What iterating a `client.stream()` run yields. `reasoning`, `text` and `arguments` are raw deltas;
  * `partial` is a best-effort parse of a tool call's arguments so far (a preview, never executed);
  * `reset` says a retry restarts the stream, so a UI should clear what it showed.
+ *
+ * @example
+ * ```ts
+ * for await (const event of client.stream(messages, tools)) {
+ *   if (event.type === 'partial') panel.textContent = String((event.args as { memory?: string }).memory ?? '')
+ * }
+ * ```
  */
 export type StreamEvent =
   | { type: 'reasoning'; delta: string }

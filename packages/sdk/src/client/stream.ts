@@ -26,6 +26,16 @@ import {
  * buffered until iterated), iterating alone surfaces a failure by throwing from the loop, and an
  * unobserved failure never becomes an unhandled rejection (it is still emitted as the client's
  * `error` event). Breaking out of the loop stops the events, not the step: abort it with `signal`.
+ *
+ * @example
+ * ```ts
+ * const run: StreamRun = client.stream(messages, { AgentOutput }, { toolChoiceName: 'AgentOutput', signal })
+ * for await (const event of run) {
+ *   if (event.type === 'reset') clearPanel()
+ *   if (event.type === 'partial') showReflection(event.args)
+ * }
+ * const { toolCall, toolResult } = await run.result
+ * ```
  */
 export interface StreamRun<Args = unknown, Output = unknown> extends AsyncIterable<StreamEvent> {
   /** Exactly what `invoke` resolves to: the repaired, validated and executed call. */
@@ -158,6 +168,8 @@ async function readStream(step: StepState, response: Response, emit: (event: Str
         }
       } else if (mode === 'json') jsonText += text
       else parser.feed(text)
+      // Some servers close without the blank line that ends the last event: end it for them.
+      if (chunk.done && mode === 'sse') parser.feed('\n\n')
       for (const message of received) {
         events++
         if (handleEvent(step, response, assembler, fixers, message)) {
