@@ -22,7 +22,11 @@ export interface ClientConfig {
   maxRetries?: number
   /** A retry count, or full backoff options. */
   retry?: number | RetryOptions
-  /** Abort one HTTP attempt after this long (a retryable `timeout`). Default: no timeout. */
+  /**
+   * Abort one HTTP attempt after this long (a retryable `timeout`). With `stream()` it bounds the wait
+   * for the response headers, then each silence between two chunks (an idle timeout), so a long answer
+   * that keeps coming is never cut. Default: no timeout.
+   */
   timeoutMs?: number
   /** Extra adapters for this client; they match before registered and built-in ones. */
   adapters?: Adapter[]
