@@ -5,7 +5,8 @@ import { InvokeError } from '../errors/invoke-error'
 /** One validation issue, Standard Schema shape. */
 export interface SchemaIssue {
   message: string
-  path?: ReadonlyArray<PropertyKey | { key: PropertyKey }>
+  // `| undefined` as Standard Schema writes it: consumers with exactOptionalPropertyTypes need it.
+  path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> | undefined
 }
 
 type ValidationResult<Output> = { value: Output; issues?: undefined } | { issues: ReadonlyArray<SchemaIssue> }
