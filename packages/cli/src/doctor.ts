@@ -230,9 +230,11 @@ function replayPatches(
       patches.push({ adapter: name, changes: [] })
       continue
     }
-    const before = structuredClone(body)
+    const before = body
+    const copy = structuredClone(body)
     try {
-      body = adapter.patchRequest(structuredClone(body), context) ?? body
+      // Hooks may mutate and return nothing, or return a new body.
+      body = adapter.patchRequest(copy, context) ?? copy
     } catch {
       // The real invoke reports a throwing hook as a config_error: nothing to attribute here.
       patches.push({ adapter: name, changes: [] })

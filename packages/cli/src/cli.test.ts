@@ -1,0 +1,252 @@
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { contentResponse, startScriptedServer, toolCallResponse, type ScriptedServer } from '@wildcall/sdk/testing'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+
+// The built command, as `npx wildcall` runs it (npm test builds every package first).
+const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
+const API_KEY = 'sk-test-0123456789abcdef'
+
+interface Run {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+/** Spawns the CLI asynchronously: the scripted server lives in this process and must keep answering. */
+function wildcall(args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const env = { ...process.env, ...options.env }
+    for (const name of ['WILDCALL_BASE_URL', 'WILDCALL_MODEL', 'WILDCALL_API_KEY']) if (!options.env?.[name]) delete env[name]
+    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk) => (stdout += chunk))
+    child.stderr.on('data', (chunk) => (stderr += chunk))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+    child.stdin.end(options.stdin ?? '')
+  })
+}
+
+const STEP = {
+  evaluation_previous_goal: 'Nothing done yet.',
+  memory: 'Search for wildcall.',
+  next_goal: 'Type into the search box.',
+  action: { input_text: { index: 1, text: 'wildcall' } },
+}
+
+describe('wildcall (built CLI)', () => {
+  let server: ScriptedServer
+  let work: string
+
+  beforeAll(async () => {
+    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build" first`)
+    server = await startScriptedServer({ script: [{ body: toolCallResponse('AgentOutput', STEP) }] })
+    work = await mkdtemp(join(tmpdir(), 'wildcall-cli-'))
+  })
+  afterAll(async () => {
+    await server?.close()
+    if (work) await rm(work, { recursive: true, force: true })
+  })
+
+  describe('help and usage', () => {
+    it('should print help for the program and for every command, with exit code 0', async () => {
+      for (const args of [['--help'], ['doctor', '--help'], ['repair', '--help'], ['help', 'repair']]) {
+        const run = await wildcall(args)
+        expect(run.code, args.join(' ')).toBe(0)
+        expect(run.stdout).toMatch(/^Usage: wildcall/)
+        expect(run.stdout).toContain('Exit codes')
+      }
+      expect((await wildcall(['doctor', '--help'])).stdout).toContain('--base-url URL')
+      expect((await wildcall(['repair', '--help'])).stdout).toContain('--tools FILE')
+    })
+
+    it('should exit 2 with a pointer to --help on a usage mistake', async () => {
+      const none = await wildcall([])
+      expect(none.code).toBe(2)
+      const unknownCommand = await wildcall(['diagnose'])
+      expect(unknownCommand.code).toBe(2)
+      expect(unknownCommand.stderr).toContain('unknown command "diagnose"')
+      const unknownFlag = await wildcall(['doctor', '--base-url', server.url, '--model', 'm', '--verbose'])
+      expect(unknownFlag.code).toBe(2)
+      expect(unknownFlag.stderr).toContain("Unknown option '--verbose'")
+      expect(unknownFlag.stderr).toContain('wildcall doctor --help')
+      const missingModel = await wildcall(['doctor', '--base-url', server.url])
+      expect(missingModel.code).toBe(2)
+      expect(missingModel.stderr).toContain('--model is required')
+      const badUrl = await wildcall(['doctor', '--base-url', 'not a url', '--model', 'm'])
+      expect(badUrl.code).toBe(2)
+      expect(badUrl.stderr).toContain('baseURL')
+      const missingFile = await wildcall(['repair', join(work, 'nope.json')])
+      expect(missingFile.code).toBe(2)
+      expect(missingFile.stderr).toContain('ENOENT')
+    })
+  })
+
+  describe('doctor', () => {
+    beforeEach(() => server.setScript([{ body: toolCallResponse('AgentOutput', STEP) }]))
+
+    const doctor = (model = 'qwen3-max', extra: string[] = []) => wildcall(['doctor', '--base-url', server.url, '--model', model, '--json', ...extra], { env: { WILDCALL_API_KEY: API_KEY } })
+
+    it('should report a clean call, the matched adapters and their request diff (exit 0)', async () => {
+      const run = await doctor()
+      expect(run.code).toBe(0)
+      const report = JSON.parse(run.stdout)
+      expect(report.outcome).toBe('clean')
+      expect(report.fixes).toEqual([])
+      expect(report.toolCall).toEqual({ name: 'AgentOutput', args: STEP })
+      expect(report.adapters).toEqual(['qwen', 'openai'])
+      // The qwen adapter turns thinking off: shown per adapter and in the whole-body diff.
+      expect(report.patches.find((patch: { adapter: string }) => patch.adapter === 'qwen').changes).toContainEqual({ path: 'enable_thinking', kind: 'added', after: false })
+      expect(report.requestDiff).toContainEqual({ path: 'enable_thinking', kind: 'added', after: false })
+      expect(report.request.tool_choice).toEqual({ type: 'function', function: { name: 'AgentOutput' } })
+      expect(report.http.status).toBe(200)
+      expect(report.http.durationMs).toBeGreaterThanOrEqual(0)
+      expect(JSON.parse(report.rawResponse).choices[0].message.tool_calls[0].function.name).toBe('AgentOutput')
+      expect(report.verdict).toMatch(/^WORKS:/)
+      // Exactly one request, sent with the key (which never appears in the report).
+      expect(server.requests).toHaveLength(1)
+      expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${API_KEY}`)
+      expect(run.stdout).not.toContain(API_KEY)
+      // Progress went to stderr, so stdout stays one JSON document.
+      expect(run.stderr).toContain('→ POST')
+      expect(run.stderr).toContain('← HTTP 200')
+    })
+
+    it('should show no adapter change for a model no adapter patches', async () => {
+      const report = JSON.parse((await doctor('acme-large-1')).stdout)
+      expect(report.adapters).toEqual(['openai'])
+      expect(report.requestDiff).toEqual([])
+    })
+
+    it('should report the repairs when the call needed them (exit 0)', async () => {
+      server.setScript([{ body: contentResponse(`<tool_call>${JSON.stringify({ name: 'AgentOutput', arguments: STEP })}</tool_call>`) }])
+      const run = await doctor()
+      expect(run.code).toBe(0)
+      const report = JSON.parse(run.stdout)
+      expect(report.outcome).toBe('repaired')
+      expect(report.fixes.length).toBeGreaterThan(0)
+      expect(report.toolCall.args).toEqual(STEP)
+      expect(report.verdict).toMatch(/^WORKS WITH REPAIRS:/)
+    })
+
+    it('should classify a rate limit as retryable, with the server delay, and exit 3', async () => {
+      server.setScript([{ status: 429, headers: { 'retry-after': '7' }, body: { error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' } } }])
+      const run = await doctor()
+      expect(run.code).toBe(3)
+      const report = JSON.parse(run.stdout)
+      expect(report.outcome).toBe('error_retryable')
+      expect(report.error).toMatchObject({ type: 'rate_limit', retryable: true, status: 429, retryAfterMs: 7000 })
+      expect(report.http.status).toBe(429)
+      expect(report.verdict).toMatch(/^TRANSIENT FAILURE: rate_limit/)
+      // doctor sends one request: it reports the failure instead of retrying it away.
+      expect(server.requests).toHaveLength(1)
+    })
+
+    it('should classify a rejected key as final, redact it from the echoed body, and exit 1', async () => {
+      server.setScript([{ status: 401, body: { error: { message: `Incorrect API key provided: ${API_KEY}`, type: 'invalid_request_error', code: 'invalid_api_key' } } }])
+      const run = await doctor()
+      expect(run.code).toBe(1)
+      const report = JSON.parse(run.stdout)
+      expect(report.outcome).toBe('error_final')
+      expect(report.error).toMatchObject({ type: 'auth_error', retryable: false, status: 401 })
+      expect(report.rawResponse).toContain('[REDACTED]')
+      expect(run.stdout + run.stderr).not.toContain(API_KEY)
+      expect(report.verdict).toMatch(/^FAILS: auth_error — retrying will not help/)
+    })
+
+    it('should print a readable report with every section', async () => {
+      server.setScript([{ body: toolCallResponse('AgentOutput', JSON.stringify(JSON.stringify(STEP))) }])
+      const run = await wildcall(['doctor', '--base-url', server.url, '--model', 'qwen3-max', '--quiet'])
+      expect(run.code).toBe(0)
+      expect(run.stderr).toBe('')
+      expect(run.stdout).toContain('Adapters matched (patch order): qwen, openai')
+      expect(run.stdout).toContain('+ enable_thinking: false')
+      expect(run.stdout).toMatch(/HTTP: 200 in \d+ ms/)
+      expect(run.stdout).toContain('Raw response (API key redacted):')
+      expect(run.stdout).toMatch(/Repairs applied: .*double-encoded/)
+      expect(run.stdout).toContain('Tool call: AgentOutput → input_text {"index":1,"text":"wildcall"}')
+      expect(run.stdout).toContain('Verdict: WORKS WITH REPAIRS')
+    })
+
+    it('should report a connection failure as a retryable network error', async () => {
+      const closed = await startScriptedServer({ script: [{ body: '' }] })
+      const url = closed.url
+      await closed.close()
+      const run = await wildcall(['doctor', '--base-url', url, '--model', 'gpt-4.1-mini', '--json'])
+      expect(run.code).toBe(3)
+      const report = JSON.parse(run.stdout)
+      expect(report.error.type).toBe('network_error')
+      expect(report.http).toBeUndefined()
+    })
+  })
+
+  describe('repair', () => {
+    it('should repair a saved whole response and print the action and fix codes', async () => {
+      const file = join(work, 'double.json')
+      await writeFile(file, JSON.stringify(toolCallResponse('AgentOutput', JSON.stringify(JSON.stringify(STEP)))))
+      const run = await wildcall(['repair', file])
+      expect(run.code).toBe(0)
+      expect(run.stdout).toContain('Input: a chat-completions response')
+      expect(run.stdout).toContain('Action: input_text {"index":1,"text":"wildcall"}')
+      expect(run.stdout).toContain('next_goal: Type into the search box.')
+      expect(run.stdout).toMatch(/Fixes: .*double-encoded-arguments/)
+    })
+
+    it('should read raw model text from stdin', async () => {
+      const text = `<think>The box is [1].</think>\n<tool_call>${JSON.stringify({ name: 'AgentOutput', arguments: STEP })}</tool_call>`
+      const run = await wildcall(['repair', '-', '--json'], { stdin: text })
+      expect(run.code).toBe(0)
+      const report = JSON.parse(run.stdout)
+      expect(report).toMatchObject({ ok: true, input: 'text', toolCall: { name: 'AgentOutput', args: STEP } })
+      expect(report.fixes.length).toBeGreaterThan(0)
+    })
+
+    it('should say "none" for a response that was already valid', async () => {
+      const run = await wildcall(['repair', '-'], { stdin: JSON.stringify(toolCallResponse('AgentOutput', STEP).choices[0]!.message) })
+      expect(run.code).toBe(0)
+      expect(run.stdout).toContain('Input: an assistant message')
+      expect(run.stdout).toContain('Fixes: none (the response was already valid)')
+    })
+
+    it('should exit 1 with the error type when the response cannot be repaired', async () => {
+      const refusal = await wildcall(['repair', '-'], { stdin: JSON.stringify(contentResponse('I would rather not use a tool.')) })
+      expect(refusal.code).toBe(1)
+      expect(refusal.stdout).toContain('Unrepairable: no_tool_call')
+      const truncated = await wildcall(['repair', '-', '--json'], { stdin: JSON.stringify(toolCallResponse('AgentOutput', '{"action": {"input_te', { finishReason: 'length' })) })
+      expect(truncated.code).toBe(1)
+      expect(JSON.parse(truncated.stdout).error).toMatchObject({ type: 'output_truncated', retryable: false })
+    })
+
+    it('should use the tool set of a saved request, unpacking a macro tool', async () => {
+      // The request doctor sent is exactly what a bug report has at hand.
+      server.setScript([{ body: toolCallResponse('AgentOutput', STEP) }])
+      const doctorRun = await wildcall(['doctor', '--base-url', server.url, '--model', 'gpt-4.1-mini', '--json', '--quiet'])
+      const requestFile = join(work, 'request.json')
+      await writeFile(requestFile, JSON.stringify(JSON.parse(doctorRun.stdout).request))
+      const call = { name: 'AgentOutput', arguments: JSON.stringify({ next_goal: 'scroll', action: { scroll: { down: 'true' } } }) }
+      const run = await wildcall(['repair', '-', '--tools', requestFile, '--json'], { stdin: JSON.stringify({ role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: call }] }) })
+      expect(run.code).toBe(0)
+      const report = JSON.parse(run.stdout)
+      expect(report.toolCall.args).toEqual({ next_goal: 'scroll', action: { scroll: { down: true } } })
+      expect(report.fixes.length).toBeGreaterThan(0)
+    })
+
+    it('should accept a plain tools map and reject an unknown --tool-choice', async () => {
+      const toolsFile = join(work, 'tools.json')
+      await writeFile(toolsFile, JSON.stringify({ get_weather: { description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }))
+      const run = await wildcall(['repair', '-', '--tools', toolsFile], { stdin: '{"name": "get_weather", "arguments": {"city": "Paris"}}' })
+      expect(run.code).toBe(0)
+      expect(run.stdout).toContain('Tool call: get_weather')
+      expect(run.stdout).toContain('Action: {"city":"Paris"}')
+      const wrong = await wildcall(['repair', '-', '--tools', toolsFile, '--tool-choice', 'nope'], { stdin: '{}' })
+      expect(wrong.code).toBe(2)
+      expect(wrong.stderr).toContain('--tool-choice "nope" is not one of the tools (get_weather)')
+    })
+  })
+})
