@@ -155,7 +155,7 @@ export async function sendRequest(step: StepState, attempt: number): Promise<Sen
   const startedAt = Date.now()
   let response: Response
   try {
-    response = await client.fetch(client.url, { method: 'POST', headers: client.headers, body: step.payload, signal: controller.signal })
+    response = await client.fetch(client.url, { method: 'POST', headers: step.body.stream ? { ...client.headers, accept: 'text/event-stream' } : client.headers, body: step.payload, signal: controller.signal })
   } catch (cause) {
     release()
     throw transportError(step, cause, timedOut)
