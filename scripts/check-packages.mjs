@@ -61,19 +61,22 @@ function checkLoading(manifest) {
   const probe = `
     import { createRequire } from 'node:module'
     const require = createRequire(${JSON.stringify(join(root, 'package.json'))})
+    const firstLine = (error) => String(error && error.message || error).split('\\n').find((line) => line.trim()) ?? ''
     const out = {}
     for (const specifier of ${JSON.stringify(specifiers)}) {
-      const esm = Object.keys(await import(specifier)).filter((key) => key !== 'default' && key !== 'module.exports').sort()
-      const cjs = Object.keys(require(specifier)).sort()
-      out[specifier] = { esm, cjs }
+      const entry = (out[specifier] = {})
+      try { entry.esm = Object.keys(await import(specifier)).filter((key) => key !== 'default' && key !== 'module.exports').sort() } catch (error) { entry.esmError = firstLine(error) }
+      try { entry.cjs = Object.keys(require(specifier)).sort() } catch (error) { entry.cjsError = firstLine(error) }
     }
     console.log(JSON.stringify(out))`
   const run = spawnSync(process.execPath, ['--input-type=module', '-e', probe], { cwd: root, encoding: 'utf8' })
-  if (run.status !== 0) return [`loading failed: ${run.stderr.trim().split('\n').slice(0, 4).join(' ')}`]
+  if (run.status !== 0) return [`loading probe failed: ${run.stderr.trim().split('\n').slice(0, 4).join(' ')}`]
   const problems = []
-  for (const [specifier, { esm, cjs }] of Object.entries(JSON.parse(run.stdout))) {
-    if (esm.length === 0) problems.push(`${specifier}: the ESM build exports nothing`)
-    if (esm.join() !== cjs.join()) problems.push(`${specifier}: ESM exports [${esm}] differ from CJS exports [${cjs}]`)
+  for (const [specifier, entry] of Object.entries(JSON.parse(run.stdout))) {
+    if (entry.esmError) problems.push(`import('${specifier}') throws: ${entry.esmError}`)
+    if (entry.cjsError) problems.push(`require('${specifier}') throws: ${entry.cjsError}`)
+    if (entry.esm && entry.esm.length === 0) problems.push(`${specifier}: the ESM build exports nothing`)
+    if (entry.esm && entry.cjs && entry.esm.join() !== entry.cjs.join()) problems.push(`${specifier}: ESM exports [${entry.esm}] differ from CJS exports [${entry.cjs}]`)
   }
   return problems
 }

@@ -1,0 +1,47 @@
+import { execFile } from 'node:child_process'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { startScriptedServer, toolCallResponse, type ScriptedServer } from '@wildcall/sdk/testing'
+import { transform } from 'esbuild'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+const run = promisify(execFile)
+const root = fileURLToPath(new URL('..', import.meta.url))
+
+/** The code block that follows `<!-- snippet: NAME … -->` in a README. */
+async function readSnippet(readme: string, name: string): Promise<string> {
+  const text = await readFile(join(root, readme), 'utf8')
+  const match = new RegExp(`<!-- snippet: ${name}\\b[^>]*-->\\s*\`\`\`ts\\n([\\s\\S]*?)\`\`\``).exec(text)
+  if (!match) throw new Error(`${readme} has no "${name}" snippet`)
+  return match[1]!
+}
+
+describe('README snippets', () => {
+  let server: ScriptedServer
+
+  beforeAll(async () => {
+    server = await startScriptedServer({
+      script: [{ body: toolCallResponse('AgentOutput', JSON.stringify(JSON.stringify({ next_goal: 'Buy it', action: { click_element_by_index: { index: 1 } } }))) }],
+    })
+  })
+  afterAll(() => server?.close())
+
+  it('should run the @wildcall/sdk quick start as written, against the built packages', async () => {
+    const source = await readSnippet('packages/sdk/README.md', 'quick-start')
+    const { code } = await transform(source, { loader: 'ts', format: 'esm' })
+    // Inside the repository (gitignored), so '@wildcall/sdk' resolves to the built workspace package.
+    const directory = join(root, 'test-results/snippets')
+    await mkdir(directory, { recursive: true })
+    const file = join(directory, 'sdk-quick-start.mjs')
+    await writeFile(file, code)
+    const { stdout } = await run(process.execPath, [file], {
+      env: { ...process.env, WILDCALL_BASE_URL: server.url, WILDCALL_MODEL: 'qwen3-max', WILDCALL_API_KEY: 'sk-readme' },
+    })
+    expect(stdout).toContain("action: { click_element_by_index: { index: 1 } }")
+    expect(stdout).toContain("output: 'clicked 1'")
+    expect(stdout).toContain("[ 'double-encoded-arguments' ]")
+    expect(server.requests.at(-1)!.body.enable_thinking).toBe(false)
+  })
+})
