@@ -81,6 +81,13 @@ describe('classifyHttpError', () => {
       expect(error.message).toContain('Please try again in 9.816s')
     })
 
+    it('should read Google\'s RetryInfo detail when the message gives no delay', () => {
+      const body = [{ error: { code: 429, message: 'Resource has been exhausted (e.g. check quota).', status: 'RESOURCE_EXHAUSTED', details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '12s' }] } }]
+      const error = classify(429, body)
+      expect(error.type).toBe('rate_limit')
+      expect(error.retryAfterMs).toBe(12_000)
+    })
+
     it('should take the headers over the message', () => {
       expect(classify(429, openai('Slow down. Please try again in 20s.'), { 'retry-after': '2' }).retryAfterMs).toBe(2_000)
       expect(classify(429, openai('Slow down.'), { 'x-ratelimit-reset-tokens': '7.66s' }).retryAfterMs).toBe(7_660)

@@ -208,7 +208,8 @@ export function classifyHttpError(status: number, headers: HeadersLike | undefin
   const ok = status >= 200 && status < 300
   const effective = ok ? (impliedStatus(detail) ?? status) : status
   const haystack = [detail.code, detail.type, detail.status, detail.message, body === undefined ? '' : bodyText.slice(0, 20_000)].filter(Boolean).join(' \n ')
-  const hinted = parseRetryAfter(headers, detail.message ?? bodyText.slice(0, 2_000))
+  // The whole body too: Google puts the delay in a RetryInfo detail (`"retryDelay": "37s"`), not the message.
+  const hinted = parseRetryAfter(headers, [detail.message, bodyText.slice(0, 5_000)].filter(Boolean).join('\n'))
   const verdict = decide(effective, detail, haystack, hinted)
   const retryAfterMs = verdict.type === 'rate_limit' || verdict.type === 'server_error' ? hinted : undefined
   const label = ok ? `HTTP ${status} with an error body` : `HTTP ${status}`
