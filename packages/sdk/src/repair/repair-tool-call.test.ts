@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createMacroTool, defineTool, isInvokeError, repairToolCall } from '../index'
-import type { ChatResponseMessage, ToolSet } from '../types'
+import type { ChatResponseMessage, Tool, ToolSet } from '../types'
 import { createBrowserTools } from './__fixtures__/browser-tools'
 
 const AgentOutput = createMacroTool(createBrowserTools())
@@ -161,9 +161,9 @@ describe('repairToolCall', () => {
     })
 
     it('should wrap an unexpected exception as an InvokeError', () => {
-      const exploding = defineTool({
-        inputSchema: { '~standard': { version: 1, vendor: 'zod', validate: () => { throw new TypeError('boom') } } } as never,
-      })
+      const exploding: Tool = {
+        inputSchema: { '~standard': { version: 1, vendor: 'zod', validate: () => { throw new TypeError('boom') } } },
+      }
       const error = failure(() => repairToolCall(native('exploding', {}), { exploding }))
       expect(error.type).toBe('unknown')
       expect(error.cause).toBeInstanceOf(TypeError)

@@ -198,8 +198,10 @@ export function shapeActionInput(tool: Tool, input: unknown, fixes: string[]): u
   let value = input
   if (typeof value === 'string') {
     const text = value.trim()
-    if (text === '' || text === 'null') value = undefined
-    else {
+    const required = Array.isArray(schema?.required) ? schema.required.length : 0
+    // `""` means "no input" for an action without required fields, and the value itself otherwise.
+    if (text === 'null' || (text === '' && required === 0)) value = undefined
+    else if (text !== '') {
       // Only an encoded object or array is taken as encoding; `"[draft]"` for a text field stays text.
       const trial: string[] = []
       const decoded = decodeJsonString(text, trial)
