@@ -17,7 +17,7 @@ export type { Adapter, AdapterContext, AdapterMatch, MatchContext, ErrorContext 
 export { createMacroTool } from './macro/create-macro-tool'
 export type { MacroAction, MacroInput, MacroTool, MacroToolOptions, MacroToolResult, MacroWaitToolOptions } from './macro/create-macro-tool'
 export { repairToolCall } from './repair/repair-tool-call'
-export type { RepairOptions, RepairResult } from './repair/repair-tool-call'
+export type { DroppedCall, RepairOptions, RepairResult } from './repair/repair-tool-call'
 export type { RetryOptions } from './retry/with-retry'
 export { parseRetryAfter } from './retry/retry-after'
 export type { HeadersLike } from './retry/retry-after'

@@ -200,6 +200,10 @@ function coerceObject(value: Record<string, unknown>, node: JsonSchemaNode, fixe
   const additional = node.additionalProperties
   const output: Record<string, unknown> = {}
   for (const key of Object.keys(value)) {
+    if (UNSAFE_KEYS.has(key)) {
+      pushFix(fixes, 'dropped-unsafe-key')
+      continue
+    }
     const child = value[key]
     const childSchema = Object.prototype.hasOwnProperty.call(properties, key) ? properties[key] : typeof additional === 'object' ? additional : undefined
     if (child === null && !required.includes(key) && childSchema !== undefined && !matchesSchemaType(null, childSchema as JsonSchemaNode)) {

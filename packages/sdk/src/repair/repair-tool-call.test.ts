@@ -183,6 +183,14 @@ describe('repairToolCall', () => {
       expect(({} as Record<string, unknown>).polluted).toBeUndefined()
     })
 
+    it('should sanitise JSON decoded from nested strings too', () => {
+      const inner = JSON.stringify({ index: 2, text: 'x', __proto__: null }).replace('"index"', '"__proto__": {"polluted": 1}, "index"')
+      const result = repairToolCall(native('AgentOutput', { action: { input_text: inner } }), macro)
+      expect(result.toolCall.args).toEqual({ action: { input_text: { index: 2, text: 'x', clear: true } } })
+      expect(Object.getPrototypeOf((result.toolCall.args as { action: { input_text: object } }).action.input_text)).toBe(Object.prototype)
+      expect(result.fixes).toEqual(expect.arrayContaining(['double-encoded-arguments', 'dropped-unsafe-key']))
+    })
+
     it('should refuse arguments nested too deeply, quickly', () => {
       const deep = `{"action": {"done": {"text": ${'['.repeat(5000)}${']'.repeat(5000)}}}}`
       const started = performance.now()

@@ -384,6 +384,8 @@ function resolveCall(raw: RawCall, context: Context): Success | Failure {
     }
     args = shaped.args
   }
+  // Shaping may have decoded nested JSON text: sanitise again before anything assigns its keys.
+  args = sanitizeValue(args, fixes)
   if (schema) args = coerceToSchema(args, schema, fixes)
   const checked = validateSchema(tool.inputSchema, args)
   if (!checked.success) {
