@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
+import { z as z3 } from 'zod3'
 import { createClient, createMacroTool, defineTool, isInvokeError } from '../index'
 import { startScriptedServer, toolCallResponse, type ScriptedServer } from '../testing'
 import { toToolJsonSchema, validateSchema } from '../tool/schema'
@@ -40,6 +41,20 @@ describe('createMacroTool', () => {
       expect(bare.macro.reflectionKeys).toEqual([])
       expect(Object.keys((toToolJsonSchema(bare.inputSchema) as any).properties)).toEqual(['action'])
       expect(validateSchema(custom.inputSchema, { action: { wait: {} } }).success).toBe(false)
+    })
+  })
+
+  describe('schemas of both zod majors', () => {
+    it('should pack and validate a zod 3 tool beside a zod 4 one', () => {
+      const AgentOutput = createMacroTool({
+        legacy: defineTool({ description: 'Old tool', inputSchema: z3.object({ count: z3.number().int().min(1), note: z3.string().optional() }) }),
+        modern: defineTool({ inputSchema: z.object({ flag: z.boolean().default(false) }) }),
+      })
+      const json = toToolJsonSchema(AgentOutput.inputSchema) as any
+      expect(json.properties.action.properties.legacy).toMatchObject({ description: 'Old tool', type: 'object', required: ['count'] })
+      expect(validateSchema(AgentOutput.inputSchema, { action: { legacy: { count: 2 } } })).toEqual({ success: true, data: { action: { legacy: { count: 2 } } } })
+      expect(validateSchema(AgentOutput.inputSchema, { action: { legacy: { count: 0 } } }).success).toBe(false)
+      expect(validateSchema(AgentOutput.inputSchema, { action: { modern: {} } })).toEqual({ success: true, data: { action: { modern: { flag: false } } } })
     })
   })
 

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest'
+import { coerceToSchema, sanitizeValue } from './coerce'
+
+const schema = {
+  type: 'object',
+  properties: {
+    index: { type: 'integer', minimum: 0 },
+    ratio: { type: 'number' },
+    on: { type: 'boolean' },
+    label: { type: 'string' },
+    mode: { type: 'string', enum: ['fast', 'slow'] },
+    tags: { type: 'array', items: { type: 'string' } },
+    nested: { type: 'object', properties: { depth: { type: 'integer' } }, required: ['depth'] },
+    either: { anyOf: [{ type: 'integer' }, { type: 'boolean' }] },
+    maybe: { type: ['string', 'null'] },
+  },
+  required: ['index'],
+}
+
+describe('coerceToSchema', () => {
+  it('should convert text to what each field expects and record one code per kind', () => {
+    const fixes: string[] = []
+    const input = { index: ' 7 ', ratio: '0.5', on: 'False', label: 42, mode: 'FAST', tags: 'solo', nested: '{"depth": "2"}', either: 'true', maybe: null, ratio2: null }
+    const output = coerceToSchema(input, schema, fixes)
+    expect(output).toEqual({ index: 7, ratio: 0.5, on: false, label: '42', mode: 'fast', tags: ['solo'], nested: { depth: 2 }, either: true, maybe: null, ratio2: null })
+    expect(fixes).toEqual(['coerced:integer', 'coerced:number', 'coerced:boolean', 'coerced:string', 'coerced:enum', 'coerced:array', 'double-encoded-arguments'])
+    expect(input.index).toBe(' 7 ')
+  })
+
+  it('should drop null only for optional fields that do not allow null', () => {
+    const fixes: string[] = []
+    expect(coerceToSchema({ index: null, ratio: null, maybe: null }, schema, fixes)).toEqual({ index: null, maybe: null })
+    expect(fixes).toEqual(['dropped-null'])
+  })
+
+  it('should leave what it cannot convert for the validator', () => {
+    const fixes: string[] = []
+    expect(coerceToSchema({ index: '3.5', on: 'yes', nested: [{ depth: 1 }, { depth: 2 }] }, schema, fixes)).toEqual({ index: '3.5', on: 'yes', nested: [{ depth: 1 }, { depth: 2 }] })
+    expect(fixes).toEqual([])
+  })
+
+  it('should unwrap a one-element array where one object is expected', () => {
+    const fixes: string[] = []
+    expect(coerceToSchema({ index: 1, nested: [{ depth: '4' }] }, schema, fixes)).toEqual({ index: 1, nested: { depth: 4 } })
+    expect(fixes).toEqual(['unwrapped-array', 'coerced:integer'])
+  })
+})
+
+describe('sanitizeValue', () => {
+  it('should copy plain data, dropping keys that reach prototypes', () => {
+    const parsed = JSON.parse('{"a": {"__proto__": {"x": 1}, "constructor": 1, "b": [1, {"prototype": 2}]}}')
+    const fixes: string[] = []
+    const copy = sanitizeValue(parsed, fixes) as { a: object }
+    expect(copy).toEqual({ a: { b: [1, {}] } })
+    expect(copy.a).not.toBe(parsed.a)
+    expect(fixes).toEqual(['dropped-unsafe-key'])
+  })
+
+  it('should refuse nesting past the bound with an InvokeError', () => {
+    let deep: unknown = 1
+    for (let level = 0; level < 100; level++) deep = [deep]
+    expect(() => sanitizeValue(deep, [])).toThrow(expect.objectContaining({ type: 'invalid_tool_args' }))
+  })
+})
