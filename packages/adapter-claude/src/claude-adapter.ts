@@ -73,13 +73,13 @@ export function claudeAdapter(): Adapter {
     classifyError(error, context) {
       const text = context.bodyText
       if (/credit balance is too low/i.test(text)) {
-        return reclassify('quota_exceeded', 'The Anthropic credit balance is too low. Buy credits; retrying does not help.', error, context)
+        return context.reclassify('quota_exceeded', 'The Anthropic credit balance is too low. Buy credits; retrying does not help.')
       }
       if (/prompt is too long/i.test(text)) {
-        return reclassify('context_length', "The prompt is over Claude's context window (\"prompt is too long\"). Shorten the history.", error, context)
+        return context.reclassify('context_length', "The prompt is over Claude's context window (\"prompt is too long\"). Shorten the history.")
       }
       if (/overloaded_error/.test(text) && error.type !== 'server_error') {
-        return reclassify('server_error', 'Anthropic is overloaded (overloaded_error). Retrying after a pause usually helps.', error, context)
+        return context.reclassify('server_error', 'Anthropic is overloaded (overloaded_error). Retrying after a pause usually helps.')
       }
       return undefined
     },
@@ -148,11 +148,3 @@ function liftContentBlocks(response: ChatResponse): ChatResponse {
   }
 }
 
-function reclassify(type: InvokeErrorType, explanation: string, error: InvokeError, context: ErrorContext): InvokeError {
-  return new InvokeError(type, `[claude] ${explanation} (${error.message.replace(/^\[wildcall\] /, '')})`, {
-    status: context.status,
-    rawResponse: error.rawResponse,
-    cause: error,
-    ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
-  })
-}

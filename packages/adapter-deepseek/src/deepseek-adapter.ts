@@ -63,10 +63,10 @@ export function deepseekAdapter(options: DeepSeekAdapterOptions = {}): Adapter {
     },
     classifyError(error, context) {
       if (/insufficient_system_resource/i.test(context.bodyText)) {
-        return reclassify('server_error', 'DeepSeek ran out of capacity for this request (insufficient_system_resource). Retrying usually helps.', error, context)
+        return context.reclassify('server_error', 'DeepSeek ran out of capacity for this request (insufficient_system_resource). Retrying usually helps.')
       }
       if (/Insufficient Balance/i.test(context.bodyText)) {
-        return reclassify('quota_exceeded', 'The DeepSeek account balance is used up (Insufficient Balance). Top it up; retrying does not help.', error, context)
+        return context.reclassify('quota_exceeded', 'The DeepSeek account balance is used up (Insufficient Balance). Top it up; retrying does not help.')
       }
       return undefined
     },
@@ -77,11 +77,3 @@ function hasReasoning(message: ChatMessage): boolean {
   return typeof message === 'object' && message !== null && message.role === 'assistant' && 'reasoning_content' in message
 }
 
-function reclassify(type: InvokeErrorType, explanation: string, error: InvokeError, context: ErrorContext): InvokeError {
-  return new InvokeError(type, `[deepseek] ${explanation} (${error.message.replace(/^\[wildcall\] /, '')})`, {
-    status: context.status,
-    rawResponse: error.rawResponse,
-    cause: error,
-    ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
-  })
-}

@@ -1,6 +1,7 @@
-import { InvokeError, normalizeModelName, type AdapterContext, type ChatRequest, type ChatToolDefinition } from '@wildcall/sdk'
+import { createClient, defineTool, normalizeModelName, type AdapterContext, type ChatRequest, type ChatToolDefinition } from '@wildcall/sdk'
 import { testAdapter } from '@wildcall/sdk/testing'
 import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import apiKeyInvalid from './__fixtures__/gemini-api-key-invalid.json'
 import contextLength from './__fixtures__/gemini-context-length.json'
 import malformedFunctionCall from './__fixtures__/gemini-malformed-function-call.json'
@@ -123,13 +124,19 @@ describe('geminiAdapter', () => {
     expect(again.tools![0]).toBe(converted)
   })
 
-  it("should take retryAfterMs from Gemini's RetryInfo when no header gave one", () => {
-    const text = JSON.stringify(rateLimit)
-    const error = new InvokeError('rate_limit', `HTTP 429: ${text.slice(0, 300)}`, { status: 429, rawResponse: rateLimit })
-    const classified = geminiAdapter().classifyError!(error, { ...context('gemini-2.5-flash'), status: 429, body: rateLimit, bodyText: text })
-    expect(classified).toMatchObject({ type: 'rate_limit', retryAfterMs: 37_000, retryable: true })
-    const withHeader = new InvokeError('rate_limit', 'HTTP 429', { status: 429, retryAfterMs: 5_000 })
-    expect(geminiAdapter().classifyError!(withHeader, { ...context('gemini-2.5-flash'), status: 429, body: rateLimit, bodyText: text })).toBeUndefined()
+  it("should take retryAfterMs from Gemini's rate-limit body when no header gave one", async () => {
+    const failWith = (headers: Record<string, string>) =>
+      createClient({
+        baseURL: 'https://generativelanguage.googleapis.com/v1beta/openai',
+        model: 'gemini-2.5-flash',
+        adapters: [geminiAdapter()],
+        maxRetries: 0,
+        customFetch: async () => new Response(JSON.stringify(rateLimit), { status: 429, headers }),
+      })
+        .invoke([{ role: 'user', content: 'go' }], { done: defineTool({ inputSchema: z.object({ text: z.string() }) }) })
+        .catch((error: unknown) => error)
+    expect(await failWith({})).toMatchObject({ type: 'rate_limit', retryAfterMs: 37_500, retryable: true })
+    expect(await failWith({ 'retry-after-ms': '5000' })).toMatchObject({ type: 'rate_limit', retryAfterMs: 5_000 })
   })
 
   it('should turn oneOf into anyOf, a multi-type into anyOf and exclusive bounds into inclusive ones', () => {

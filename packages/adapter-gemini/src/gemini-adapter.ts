@@ -51,7 +51,7 @@ const SCHEMA_VALUES = new Set(['items', 'not', 'contains', 'additionalItems', 'i
  * accepts (drops `$schema`, `additionalProperties`, `propertyNames` …; `const` → `enum`, `oneOf` →
  * `anyOf`, `type: [T, 'null']` → `nullable`) on copies of the tools. Classifies Gemini's upper-case
  * finish reasons (`MALFORMED_FUNCTION_CALL` → retryable) and error wording (`API key not valid` →
- * `auth_error`, a zero free-tier quota → `quota_exceeded`, `retryDelay` → `retryAfterMs`).
+ * `auth_error`, a zero free-tier quota → `quota_exceeded`; the SDK itself reads `retryDelay` and "retry in 37.5s").
  *
  * @example
  * ```ts
@@ -82,17 +82,13 @@ export function geminiAdapter(options: GeminiAdapterOptions = {}): Adapter {
     classifyError(error, context) {
       const text = context.bodyText
       if (/API key not valid|API_KEY_INVALID/i.test(text)) {
-        return reclassify('auth_error', 'Gemini rejected the API key (API key not valid). Check the key; retrying does not help.', error, context)
+        return context.reclassify('auth_error', 'Gemini rejected the API key (API key not valid). Check the key; retrying does not help.')
       }
       if (/input token count.*exceeds the maximum/i.test(text)) {
-        return reclassify('context_length', "The prompt is over the model's context window (\"input token count exceeds the maximum\"). Shorten the history.", error, context)
+        return context.reclassify('context_length', "The prompt is over the model's context window (\"input token count exceeds the maximum\"). Shorten the history.")
       }
       if (/RESOURCE_EXHAUSTED|quota/i.test(text) && /\blimit:\s*0\b/.test(text)) {
-        return reclassify('quota_exceeded', 'This model has no quota on your plan (Gemini says "limit: 0"). Enable billing or pick another model; retrying does not help.', error, context)
-      }
-      const delay = /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/.exec(text)
-      if (error.type === 'rate_limit' && error.retryAfterMs === undefined && delay) {
-        return reclassify('rate_limit', `Gemini rate limit; it asks to retry in ${delay[1]} s.`, error, context, Math.ceil(Number(delay[1]) * 1000))
+        return context.reclassify('quota_exceeded', 'This model has no quota on your plan (Gemini says "limit: 0"). Enable billing or pick another model; retrying does not help.')
       }
       return undefined
     },
@@ -170,11 +166,3 @@ export function toGeminiSchema(schema: unknown): unknown {
   return result
 }
 
-function reclassify(type: InvokeErrorType, explanation: string, error: InvokeError, context: ErrorContext, retryAfterMs = error.retryAfterMs): InvokeError {
-  return new InvokeError(type, `[gemini] ${explanation} (${error.message.replace(/^\[wildcall\] /, '')})`, {
-    status: context.status,
-    rawResponse: error.rawResponse,
-    cause: error,
-    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-  })
-}

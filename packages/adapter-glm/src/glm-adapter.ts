@@ -59,16 +59,8 @@ export function glmAdapter(options: GlmAdapterOptions = {}): Adapter {
       const known = code === undefined ? undefined : CODES[code]
       if (!known) return undefined
       const [type, explanation] = known
-      return reclassify(type, explanation, error, context)
+      return context.reclassify(type, explanation)
     },
   }
 }
 
-function reclassify(type: InvokeErrorType, explanation: string, error: InvokeError, context: ErrorContext): InvokeError {
-  return new InvokeError(type, `[glm] ${explanation} (${error.message.replace(/^\[wildcall\] /, '')})`, {
-    status: context.status,
-    rawResponse: error.rawResponse,
-    cause: error,
-    ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
-  })
-}

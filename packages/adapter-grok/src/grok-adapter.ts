@@ -32,13 +32,13 @@ export function grokAdapter(): Adapter {
     classifyError(error, context) {
       const text = context.bodyText
       if (/maximum prompt length/i.test(text)) {
-        return reclassify('context_length', "The prompt is over Grok's context window (\"maximum prompt length\"). Shorten the history.", error, context)
+        return context.reclassify('context_length', "The prompt is over Grok's context window (\"maximum prompt length\"). Shorten the history.")
       }
       if (/doesn't have any credits|does not have any credits|spending limit|exhausted (?:its|your) credits/i.test(text)) {
-        return reclassify('quota_exceeded', 'The xAI team has no credits left (or hit its spending limit). Buy credits or raise the limit; retrying does not help.', error, context)
+        return context.reclassify('quota_exceeded', 'The xAI team has no credits left (or hit its spending limit). Buy credits or raise the limit; retrying does not help.')
       }
       if (/Incorrect API key/i.test(text) && error.type !== 'auth_error') {
-        return reclassify('auth_error', 'xAI rejected the API key (Incorrect API key). Check it.', error, context)
+        return context.reclassify('auth_error', 'xAI rejected the API key (Incorrect API key). Check it.')
       }
       return undefined
     },
@@ -52,11 +52,3 @@ function reasoningEffortOf(modelId: string): 'none' | 'low' | undefined {
   return undefined
 }
 
-function reclassify(type: InvokeErrorType, explanation: string, error: InvokeError, context: ErrorContext): InvokeError {
-  return new InvokeError(type, `[grok] ${explanation} (${error.message.replace(/^\[wildcall\] /, '')})`, {
-    status: context.status,
-    rawResponse: error.rawResponse,
-    cause: error,
-    ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
-  })
-}

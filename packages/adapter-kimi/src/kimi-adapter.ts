@@ -54,16 +54,16 @@ export function kimiAdapter(options: KimiAdapterOptions = {}): Adapter {
     classifyError(error, context) {
       const text = context.bodyText
       if (/exceeded model token limit|context_length_exceeded/i.test(text)) {
-        return reclassify('context_length', "The prompt is over Kimi's context window (\"exceeded model token limit\"). Shorten the history.", error, context)
+        return context.reclassify('context_length', "The prompt is over Kimi's context window (\"exceeded model token limit\"). Shorten the history.")
       }
       if (/exceeded_current_quota_error|is suspended/i.test(text)) {
-        return reclassify('quota_exceeded', 'The Moonshot account is out of balance or suspended (exceeded_current_quota_error). Recharge it; retrying does not help.', error, context)
+        return context.reclassify('quota_exceeded', 'The Moonshot account is out of balance or suspended (exceeded_current_quota_error). Recharge it; retrying does not help.')
       }
       if (/engine_overloaded_error/i.test(text)) {
-        return reclassify('server_error', 'Moonshot is overloaded (engine_overloaded_error). Retrying after a pause usually helps.', error, context)
+        return context.reclassify('server_error', 'Moonshot is overloaded (engine_overloaded_error). Retrying after a pause usually helps.')
       }
       if (/considered high risk|"type"\s*:\s*"content_filter"/i.test(text)) {
-        return reclassify('content_filter', "Moonshot's content filter rejected the conversation as high risk. Rephrase it; retrying does not help.", error, context)
+        return context.reclassify('content_filter', "Moonshot's content filter rejected the conversation as high risk. Rephrase it; retrying does not help.")
       }
       return undefined
     },
@@ -98,11 +98,3 @@ function moveCallSection(response: ChatResponse): ChatResponse {
   }
 }
 
-function reclassify(type: InvokeErrorType, explanation: string, error: InvokeError, context: ErrorContext): InvokeError {
-  return new InvokeError(type, `[kimi] ${explanation} (${error.message.replace(/^\[wildcall\] /, '')})`, {
-    status: context.status,
-    rawResponse: error.rawResponse,
-    cause: error,
-    ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
-  })
-}

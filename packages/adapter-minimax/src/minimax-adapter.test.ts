@@ -1,6 +1,7 @@
-import { InvokeError, type ChatResponse, type ErrorContext } from '@wildcall/sdk'
+import { createClient, defineTool, type ChatResponse, type InvokeError } from '@wildcall/sdk'
 import { testAdapter } from '@wildcall/sdk/testing'
 import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import insufficientBalance from './__fixtures__/minimax-insufficient-balance.json'
 import markupInContent from './__fixtures__/minimax-markup-in-content.json'
 import reasoningDetails from './__fixtures__/minimax-reasoning-details.json'
@@ -20,6 +21,7 @@ testAdapter(minimaxAdapter(), {
     { name: '<minimax:tool_call> markup left in content', model: 'MiniMaxAI/MiniMax-M2', response: markupInContent, expected: { name: 'scroll', args: { down: true, num_pages: 2 } } },
     { name: 'reasoning_split output with reasoning_details', model: 'MiniMax-M2', response: reasoningDetails, expected: { name: 'input_text', args: { index: 3, text: 'ada@example.com' } } },
     { name: 'base_resp 1008 behind an HTTP error status', model: 'MiniMax-M2', status: 400, response: insufficientBalance, expected: { error: 'quota_exceeded' } },
+    { name: 'base_resp 1008 with HTTP 200 and choices: null', model: 'MiniMax-M2', response: { ...insufficientBalance, choices: null }, expected: { error: 'quota_exceeded' } },
   ],
 })
 
@@ -36,6 +38,11 @@ describe('minimaxAdapter', () => {
     expect(fixed.choices[0]!.message.tool_calls).toEqual(reasoningDetails.choices[0]!.message.tool_calls)
   })
 
+  const failWith = (body: unknown, status = 200) =>
+    createClient({ baseURL: 'https://api.minimax.io/v1', model: 'MiniMax-M2', adapters: [minimaxAdapter()], maxRetries: 0, customFetch: async () => new Response(JSON.stringify(body), { status }) })
+      .invoke([{ role: 'user', content: 'go' }], { done: defineTool({ inputSchema: z.object({ text: z.string() }) }) })
+      .then(() => expect.unreachable(), (error: unknown) => error as InvokeError)
+
   it.each([
     [1002, 'rate_limit'],
     [1004, 'auth_error'],
@@ -43,16 +50,15 @@ describe('minimaxAdapter', () => {
     [1026, 'content_filter'],
     [1027, 'content_filter'],
     [1039, 'context_length'],
-  ])('should classify base_resp status_code %i as %s', (code, type) => {
-    const body = { base_resp: { status_code: code, status_msg: 'x' } }
-    const errorContext: ErrorContext = { ...context, status: 400, body, bodyText: JSON.stringify(body) }
-    const classified = minimaxAdapter().classifyError!(new InvokeError('bad_request', 'HTTP 400'), errorContext)
-    expect(classified?.type).toBe(type)
+  ])('should classify base_resp status_code %i as %s, with HTTP 200 or an error status', async (code, type) => {
+    const body = { id: 'x', choices: null, base_resp: { status_code: code, status_msg: 'x' } }
+    expect((await failWith(body)).type).toBe(type)
+    expect((await failWith(body, 400)).type).toBe(type)
   })
 
-  it('should keep an error it does not know', () => {
-    const body = { base_resp: { status_code: 2013, status_msg: 'invalid params' } }
-    const errorContext: ErrorContext = { ...context, status: 400, body, bodyText: JSON.stringify(body) }
-    expect(minimaxAdapter().classifyError!(new InvokeError('bad_request', 'HTTP 400'), errorContext)).toBeUndefined()
+  it('should keep an error it does not know', async () => {
+    const error = await failWith({ base_resp: { status_code: 2013, status_msg: 'invalid params' } }, 400)
+    expect(error.type).toBe('bad_request')
+    expect(error.message).not.toContain('[minimax]')
   })
 })

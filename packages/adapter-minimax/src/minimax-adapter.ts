@@ -1,4 +1,4 @@
-import { InvokeError, type Adapter, type ChatResponse, type InvokeErrorType } from '@wildcall/sdk'
+import { type Adapter, type ChatResponse, type InvokeErrorType } from '@wildcall/sdk'
 
 /** Options of {@link minimaxAdapter}. */
 export interface MiniMaxAdapterOptions {
@@ -58,12 +58,7 @@ export function minimaxAdapter(options: MiniMaxAdapterOptions = {}): Adapter {
       const known = code === undefined ? undefined : CODES[code]
       if (!known) return undefined
       const [type, explanation] = known
-      return new InvokeError(type, `[minimax] ${explanation} (${error.message.replace(/^\[wildcall\] /, '')})`, {
-        status: context.status,
-        rawResponse: error.rawResponse,
-        cause: error,
-        ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
-      })
+      return context.reclassify(type, explanation)
     },
   }
 }

@@ -50,23 +50,16 @@ export function qwenAdapter(options: QwenAdapterOptions = {}): Adapter {
     classifyError(error, context) {
       const text = context.bodyText
       if (/data_inspection_failed|inappropriate content/i.test(text)) {
-        return reclassify('content_filter', "DashScope's content inspection rejected the conversation (data_inspection_failed). Rephrase it; retrying the same input does not help.", error, context)
+        return context.reclassify('content_filter', "DashScope's content inspection rejected the conversation (data_inspection_failed). Rephrase it; retrying the same input does not help.")
       }
       if (/Range of input length|input length should be/i.test(text)) {
-        return reclassify('context_length', "The prompt is longer than the model's context window (DashScope: \"Range of input length\"). Shorten the history or pick a model with a larger window.", error, context)
+        return context.reclassify('context_length', "The prompt is longer than the model's context window (DashScope: \"Range of input length\"). Shorten the history or pick a model with a larger window.")
       }
       if (/Arrearage|overdue-payment/i.test(text)) {
-        return reclassify('quota_exceeded', 'The Alibaba Cloud account is in arrears (Arrearage). Top it up; retrying does not help.', error, context)
+        return context.reclassify('quota_exceeded', 'The Alibaba Cloud account is in arrears (Arrearage). Top it up; retrying does not help.')
       }
       return undefined
     },
   }
 }
 
-function reclassify(type: InvokeErrorType, explanation: string, error: InvokeError, context: ErrorContext): InvokeError {
-  return new InvokeError(type, `[qwen] ${explanation} (${error.message.replace(/^\[wildcall\] /, '')})`, {
-    status: context.status,
-    rawResponse: error.rawResponse,
-    cause: error,
-  })
-}

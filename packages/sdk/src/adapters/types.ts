@@ -1,4 +1,4 @@
-import type { InvokeError } from '../errors/invoke-error'
+import type { InvokeError, InvokeErrorType } from '../errors/invoke-error'
 import type { ChatRequest, ChatResponse, ChatStreamChunk, FinishClass, ToolSet } from '../types'
 
 /** What an adapter's `match` sees: the client's model and base URL. */
@@ -32,6 +32,19 @@ export interface ErrorContext extends AdapterContext {
   /** The parsed error body (or `undefined` when it was not JSON). */
   body: unknown
   bodyText: string
+  /**
+   * Builds the replacement error for `classifyError`: the new type, this adapter's explanation
+   * (prefixed `[adapter-name]`), and the original classification kept in the message and as `cause`
+   * (status, raw response and `retryAfterMs` carried over unless overridden).
+   *
+   * @example
+   * ```ts
+   * classifyError(error, context) {
+   *   if (/insufficient balance/i.test(context.bodyText)) return context.reclassify('quota_exceeded', 'Top up your account.')
+   * }
+   * ```
+   */
+  reclassify(type: InvokeErrorType, explanation: string, options?: { retryAfterMs?: number }): InvokeError
 }
 
 /** The `match` of an {@link Adapter}: pattern lists or a predicate. */

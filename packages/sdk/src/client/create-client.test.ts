@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { createClient, defineTool, isInvokeError } from '../index'
+import { createClient, defineAdapter, defineTool, isInvokeError } from '../index'
 import { startScriptedServer, toolCallResponse, type ScriptedServer } from '../testing'
 
 const tools = {
@@ -37,5 +37,36 @@ describe('createClient', () => {
       expect(isInvokeError(error) && error.type).toBe('config_error')
       expect(String(error)).toContain('baseURL')
     }
+  })
+})
+
+describe('ErrorContext.reclassify', () => {
+  it('should reword an error under the adapter name and keep status, retryAfterMs and the original as cause', async () => {
+    const adapter = defineAdapter({
+      name: 'acme',
+      match: { models: ['acme'] },
+      classifyError: (_error, context) => (/slow down/.test(context.bodyText) ? context.reclassify('server_error', 'Acme is busy.') : undefined),
+    })
+    const client = createClient({
+      baseURL: 'https://api.acme.test/v1',
+      model: 'acme-1',
+      adapters: [adapter],
+      maxRetries: 0,
+      customFetch: async () => new Response('{"error":{"message":"slow down"}}', { status: 429, headers: { 'retry-after': '3' } }),
+    })
+    const error = await client.invoke(messages, tools).catch((caught: unknown) => caught)
+    expect(error).toMatchObject({ type: 'server_error', status: 429, retryAfterMs: 3000, retryable: true })
+    expect((error as Error).message).toMatch(/^\[wildcall\] \[acme\] Acme is busy\. \(HTTP 429/)
+    expect(isInvokeError((error as Error).cause) && (error as { cause: { type: string } }).cause.type).toBe('rate_limit')
+  })
+
+  it('should route a 200 body with no choices but a provider error through classification', async () => {
+    const client = createClient({
+      baseURL: 'https://api.example.test/v1',
+      model: 'm',
+      maxRetries: 0,
+      customFetch: async () => new Response('{"code":"Arrearage","message":"Access denied, please make sure your account is in good standing."}', { status: 200 }),
+    })
+    await expect(client.invoke(messages, tools)).rejects.toMatchObject({ type: 'quota_exceeded' })
   })
 })

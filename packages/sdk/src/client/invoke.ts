@@ -1,5 +1,5 @@
 import type { Emitter } from 'mitt'
-import type { Adapter, AdapterContext, MatchContext } from '../adapters/types'
+import type { Adapter, AdapterContext, ErrorContext, MatchContext } from '../adapters/types'
 import { classifyFinish } from '../errors/classify-finish'
 import { classifyHttpError, readProviderError } from '../errors/classify-http'
 import { InvokeError, isAbortError, isInvokeError } from '../errors/invoke-error'
@@ -212,11 +212,24 @@ function tryParseJson(text: string): unknown {
 /** Classifies a failed status (or a 2xx `{ error }` body), then lets adapters reword it. */
 export function classifyError(step: StepState, status: number, headers: Headers, text: string, parsed: unknown = tryParseJson(text)): InvokeError {
   let error = classifyHttpError(status, headers, text, parsed)
-  const context = { ...step.context, status, body: parsed, bodyText: text }
+  const base = { ...step.context, status, body: parsed, bodyText: text }
   for (const adapter of responseOrder(step.client.chain)) {
     const hook = adapter.classifyError
     if (!hook) continue
-    const replaced = runHook(adapter, 'classifyError', () => hook.call(adapter, error, context))
+    const original = error
+    const context: ErrorContext = {
+      ...base,
+      reclassify: (type, explanation, options = {}) => {
+        const retryAfterMs = options.retryAfterMs ?? original.retryAfterMs
+        return new InvokeError(type, `[${adapter.name}] ${explanation} (${original.message.replace(/^\[wildcall\] /, '')})`, {
+          status,
+          rawResponse: original.rawResponse,
+          cause: original,
+          ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+        })
+      },
+    }
+    const replaced = runHook(adapter, 'classifyError', () => hook.call(adapter, original, context))
     // Only an InvokeError may replace the classification: anything else would escape untyped.
     if (isInvokeError(replaced)) {
       error = replaced
@@ -255,7 +268,11 @@ function isErrorBody(parsed: unknown): boolean {
   if (typeof candidate !== 'object' || candidate === null || Array.isArray(candidate)) return false
   const record = candidate as Record<string, unknown>
   if (Array.isArray(record.choices) && record.choices.length > 0) return false
-  return Boolean(record.error) || record.object === 'error'
+  if (record.error || record.object === 'error') return true
+  // No choices at all, but the body says why (`{ code, message }`, a status envelope …).
+  if (Array.isArray(record.choices)) return false
+  const detail = readProviderError(record, '')
+  return detail.message !== undefined || detail.code !== undefined
 }
 
 /** Normalises the usage block of any provider. */

@@ -37,7 +37,7 @@ function messageOf(value: unknown): string | undefined {
  * Reads the error out of any provider's error body: `{ error: { message, code, type } }` (OpenAI and
  * most), `{ error: "…" }` (Ollama, TGI), `[{ error: { code, message, status } }]` (Gemini),
  * `{ object: "error", message }` (vLLM), `{ code, message }` (DashScope), `{ detail }` (FastAPI),
- * `{ errors: [...] }`, or a text / HTML page.
+ * `{ errors: [...] }`, `{ base_resp: { status_code, status_msg } }` (MiniMax), or a text / HTML page.
  *
  * @example
  * ```ts
@@ -58,13 +58,20 @@ export function readProviderError(body: unknown, bodyText: string): ProviderErro
     error = root
   }
   const source = error as Json
+  // MiniMax-style status envelope: `{ base_resp: { status_code, status_msg } }`, 0 meaning success.
+  const envelope = isObject(root.base_resp) && root.base_resp.status_code !== 0 ? root.base_resp : undefined
+  if (envelope) {
+    detail.message ??= messageOf(envelope.status_msg)
+    const code = text(envelope.status_code)
+    if (code !== undefined) detail.code = code
+  }
   detail.message ??= messageOf(source.message) ?? messageOf(source.msg) ?? messageOf(source.error_msg) ?? messageOf(source.detail) ?? messageOf(root.message) ?? messageOf(root.detail)
   const metadata = isObject(source.metadata) ? source.metadata : undefined
   // OpenRouter relays the upstream provider's own error here: its wording decides the type.
   const upstream = metadata ? text(metadata.raw) : undefined
   if (upstream && upstream !== detail.message) detail.message = detail.message ? `${detail.message} (${upstream})` : upstream
   const code = text(source.code) ?? text(source.error_code) ?? text(root.code)
-  if (code !== undefined) detail.code = code
+  if (code !== undefined) detail.code ??= code
   const type = text(source.type) ?? text(source.error_type) ?? text(root.type)
   if (type !== undefined) detail.type = type
   const status = text(source.status)
