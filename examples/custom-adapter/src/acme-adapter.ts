@@ -1,4 +1,4 @@
-import { InvokeError, defineAdapter, type Adapter, type ChatToolCall, type FinishClass } from '@wildcall/sdk'
+import { defineAdapter, type Adapter, type ChatToolCall, type FinishClass } from '@wildcall/sdk'
 
 /** Options of {@link acmeAdapter}. */
 export interface AcmeAdapterOptions {
@@ -66,7 +66,7 @@ export function acmeAdapter(options: AcmeAdapterOptions = {}): Adapter {
     },
     classifyError(error, context) {
       if (context.status === 400 && /credit balance too low/i.test(context.bodyText)) {
-        return new InvokeError('quota_exceeded', '[acme] Your Acme credit balance is too low. Top up at acme.test/billing.', { status: 400, rawResponse: context.body })
+        return context.reclassify('quota_exceeded', 'Your Acme credit balance is too low. Top up at acme.test/billing.')
       }
       return undefined
     },
