@@ -1,6 +1,6 @@
 import { InvokeError, isInvokeError } from '../errors/invoke-error'
 import { validateSchema } from '../tool/schema'
-import type { ChatResponseMessage, Tool, ToolCall, ToolSet } from '../types'
+import type { ChatResponseMessage, ChatToolCall, Tool, ToolCall, ToolSet } from '../types'
 import { coerceToSchema, isPlainObject, pushFix, sanitizeValue } from './coerce'
 import { availableList, describeIssue, previewValue } from './describe-issue'
 import { extractCalls } from './extract-calls'
@@ -140,14 +140,25 @@ function repairMessage(message: ChatResponseMessage, tools: ToolSet, options: Re
 
   // 1. Native calls: every tool_calls entry, then the legacy function_call.
   const native: RawCall[] = []
-  if (Array.isArray(message.tool_calls)) {
-    for (const call of message.tool_calls) {
+  const toolCalls: unknown = message.tool_calls
+  // One call object instead of an array happens too.
+  const callList = Array.isArray(toolCalls) ? toolCalls : isPlainObject(toolCalls) ? [toolCalls] : undefined
+  if (callList) {
+    for (const call of callList as ChatToolCall[]) {
       if (typeof call !== 'object' || call === null) continue
       const fn = isPlainObject(call.function) ? call.function : (call as Record<string, unknown>)
       const fixes: string[] = fn === call ? ['unwrapped-envelope'] : []
       const raw = fn.arguments !== undefined ? fn.arguments : (fn as Record<string, unknown>).parameters
       if (isPlainObject(raw)) fixes.push('object-arguments')
       native.push({ ...(typeof fn.name === 'string' ? { name: fn.name } : {}), args: raw, ...(typeof call.id === 'string' && call.id ? { id: call.id } : {}), fixes })
+    }
+  }
+  // Content parts that are calls: Anthropic `tool_use`, Responses-API `function_call` (through proxies).
+  if (Array.isArray(message.content)) {
+    for (const part of message.content) {
+      if (!isPlainObject(part) || (part.type !== 'tool_use' && part.type !== 'function_call' && part.type !== 'tool_call') || typeof part.name !== 'string') continue
+      const id = typeof part.id === 'string' && part.id ? part.id : typeof part.call_id === 'string' && part.call_id ? part.call_id : undefined
+      native.push({ name: part.name, args: part.input !== undefined ? part.input : part.arguments, ...(id ? { id } : {}), fixes: ['content-part-call'] })
     }
   }
   const legacy = message.function_call
@@ -331,7 +342,11 @@ function resolveCall(raw: RawCall, context: Context): Success | Failure {
   if (isEnvelope(args) || (Array.isArray(args) && args.length > 0 && args.every(isEnvelope))) {
     const inner = unwrapEnvelope({ args, fixes: [] })
     const first = inner[0]
-    if (first && (name === undefined || (first.name !== undefined && context.names.has(first.name.trim())))) {
+    const innerName = first?.name?.trim()
+    const named = innerName !== undefined && findTool(innerName, context) !== undefined
+    // A nameless call takes an envelope that names a known tool or carries arguments; `{"name": "a.txt",
+    // "type": "text"}` for a tool with those fields stays the arguments it is.
+    if (first && (named || (name === undefined && first.args !== undefined))) {
       for (const code of first.fixes) pushFix(fixes, code)
       if (first.name !== undefined) name = first.name.trim()
       if (first.id) id = first.id

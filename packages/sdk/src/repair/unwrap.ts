@@ -9,14 +9,22 @@ export interface RawCall {
 }
 
 /** Keys under which models put a call's arguments. */
-export const ARGUMENT_KEYS = ['arguments', 'parameters', 'args', 'input'] as const
+export const ARGUMENT_KEYS = ['arguments', 'parameters', 'args', 'input', 'params', 'action_input', 'tool_input'] as const
 // Keys that may sit beside `name` + arguments in an envelope without making it something else.
-const ENVELOPE_EXTRAS = new Set(['type', 'id', 'index', 'call_id', 'tool_call_id', 'name', 'tool_name', 'function_name', ...ARGUMENT_KEYS])
-// Keys under which an envelope names its tool (`tool_name`: Command R and agent frameworks).
-const NAME_KEYS = ['name', 'tool_name', 'function_name'] as const
+const NAME_KEYS = ['name', 'tool_name', 'function_name', 'function', 'tool', 'action'] as const
+const ENVELOPE_EXTRAS = new Set<string>(['type', 'id', 'index', 'call_id', 'tool_call_id', ...NAME_KEYS, ...ARGUMENT_KEYS])
 
+/**
+ * The tool an envelope names: `name`, or `tool_name` (Command R), `function`/`tool` as a string, or
+ * `action` with `action_input` (LangChain's JSON agent). `action` alone is a macro input, not a name.
+ */
 export function envelopeName(record: Record<string, unknown>): string | undefined {
-  for (const key of NAME_KEYS) if (typeof record[key] === 'string') return record[key] as string
+  for (const key of NAME_KEYS) {
+    const value = record[key]
+    if (typeof value !== 'string') continue
+    if (key === 'action' && argumentKey(record) === undefined) continue
+    return value
+  }
   return undefined
 }
 const MAX_UNWRAP = 8
