@@ -106,6 +106,15 @@ describe('repairToolCall', () => {
       expect(result.fixes).toEqual(['action-as-tool'])
     })
 
+    it('should read prefixed and differently cased names, and report it', () => {
+      const prefixed = repairToolCall(native('functions.AgentOutput:0', { action: { wait: {} } }), macro)
+      expect(prefixed.toolCall.name).toBe('AgentOutput')
+      expect(prefixed.fixes).toEqual(['normalized-tool-name'])
+      const cased = repairToolCall(native('Click_Element_By_Index', { index: 1 }), macro)
+      expect(cased.toolCall.args).toEqual({ action: { click_element_by_index: { index: 1, while_holding_ctrl: false } } })
+      expect(cased.fixes).toEqual(['normalized-tool-name', 'action-as-tool'])
+    })
+
     it('should use the fallback action only when configured, and report it', () => {
       const reflectionOnly = native('AgentOutput', { memory: 'Nothing to do', next_goal: 'Wait' })
       const error = failure(() => repairToolCall(reflectionOnly, macro))

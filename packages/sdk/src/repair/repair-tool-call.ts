@@ -296,7 +296,10 @@ function findTool(name: string, context: Context): { toolName: string; tool: Too
       if (hasOwn(tool.macro!.actions, candidate)) return { toolName, tool, action: candidate }
     }
   }
-  return undefined
+  // Last resort: the same name in another case (`agentoutput`, `Click_Element_By_Index`), when unambiguous.
+  const lower = cleaned.toLowerCase()
+  const matches = [...context.names].filter((known) => known.toLowerCase() === lower)
+  return matches.length === 1 && matches[0] !== cleaned ? findTool(matches[0]!, context) : undefined
 }
 
 /** The tool that JSON without a name belongs to, read from its keys. */
@@ -369,7 +372,7 @@ function resolveCall(raw: RawCall, context: Context): Success | Failure {
     }
     toolName = found.toolName
     tool = found.tool
-    if (found.toolName !== name && !found.action) pushFix(fixes, 'normalized-tool-name')
+    if (found.toolName !== name && found.action !== name) pushFix(fixes, 'normalized-tool-name')
     if (found.action) {
       pushFix(fixes, 'action-as-tool')
       args = liftIntoShell(found.action, args, tool)
