@@ -20,7 +20,17 @@ export interface RepairResult {
   /** The validated call: `args` is the schema's output. */
   toolCall: ToolCall
   tool: Tool
-  /** Repair codes applied, in order. Empty for a clean response. */
+  /**
+   * Repair codes applied, in order. Empty for a clean response. Stable codes: where the call was
+   * found (`content-json`, `tool-markup:<family>`, `legacy-function-call`, `content-part-call`,
+   * `stripped-reasoning`, `call-in-reasoning`); how its arguments were decoded (`object-arguments`,
+   * `empty-arguments`, `double-encoded-arguments`, `lenient-json` and the lenient parser's codes);
+   * structure (`unwrapped-envelope`, `tool-name-as-key`, `normalized-tool-name`, `action-as-tool`,
+   * `missing-reflection-shell`, `flattened-action`, `moved-reflection`, `dropped-unknown-keys`,
+   * `bare-value`, `bare-action-name`, `unwrapped-array`, `fallback-action`); values
+   * (`coerced:number|integer|boolean|string|array|enum`, `dropped-null`, `dropped-unsafe-key`); and
+   * `dropped-calls:N` when other calls were not taken.
+   */
   fixes: string[]
   /** Other calls the response held, not taken (several `tool_calls`, several calls in the text, extra actions). */
   dropped: DroppedCall[]
