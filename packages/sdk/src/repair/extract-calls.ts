@@ -1,7 +1,7 @@
-import { parseLenientJson } from './lenient-json'
+import { MAX_JSON_DEPTH, parseLenientJson } from './lenient-json'
 import { recognizeGemmaCalls } from './markup-gemma'
 import { recognizePythonicCalls } from './markup-pythonic'
-import { MAX_CALLS, addFound, cleanToolName, fenceAround, findFences, findSpecialTokens, overlapsAny, rangesOf } from './markup-shared'
+import { MAX_CALLS, addFound, cleanToolName, fenceAround, findFences, findSpecialTokens, overlapsAny, tokenStartingAt } from './markup-shared'
 import type { ExtractedCall, ExtractionContext } from './markup-shared'
 import { recognizeTokenCalls } from './markup-tokens'
 import { recognizeArgumentPairs, recognizeWrappers, recognizeXmlCalls } from './markup-xml'
@@ -22,8 +22,8 @@ export interface ExtractCallsResult {
   truncated: boolean
 }
 
-/** Parse attempts on JSON candidates per message: a flood of braces costs bounded work. */
-const MAX_JSON_ATTEMPTS = 256
+/** JSON spans looked at per message: a flood of braces costs bounded work. */
+const MAX_JSON_VISITS = 256
 
 // Markup recognizers, most specific first: each claims the text it reads, so the later, more
 // general ones (and the plain JSON candidates) never see the same call twice.
@@ -69,8 +69,8 @@ function extractCallsFrom(text: string, options: ExtractCallsOptions): ExtractCa
     text,
     names: options.names,
     tokens,
-    tokenAt: new Map(tokens.map((token) => [token.start, token])),
-    scan: scanJson(text, rangesOf(tokens)),
+    tokenAt: (offset) => tokenStartingAt(tokens, offset),
+    scan: scanJson(text, tokens),
     fences: findFences(text),
     found: [],
     truncated: false,
@@ -99,27 +99,26 @@ function insideAny(ranges: readonly TextRange[], position: number): boolean {
 
 function addJsonCandidates(context: ExtractionContext): void {
   const claimed: TextRange[] = context.found.map((found) => [found.call.start, found.end] as const)
-  let attempts = 0
-  const visit = (span: JsonSpan): void => {
-    if (attempts >= MAX_JSON_ATTEMPTS || context.found.length >= MAX_CALLS) return
-    if (overlapsAny(claimed, span.start, span.end)) {
-      // A claimed call may sit inside a larger unparseable span; look inside for others.
-      for (const child of span.children) visit(child)
-      return
-    }
-    attempts++
-    const parsed = span.depth <= 64 ? parseLenientJson(context.text.slice(span.start, span.end)) : undefined
+  const { scan, text } = context
+  // Depth-first over the span tree with an explicit stack: nesting depth must not reach the call stack.
+  const pending: JsonSpan[] = [...scan.spans].reverse()
+  let visits = 0
+  while (pending.length > 0 && visits < MAX_JSON_VISITS && context.found.length < MAX_CALLS) {
+    const span = pending.pop()!
+    visits++
+    // Too deep to parse, and its inner levels are no call of their own either.
+    if (span.depth > MAX_JSON_DEPTH) continue
+    let parsed: ReturnType<typeof parseLenientJson>
+    // A claimed call may sit inside a larger span: look inside it for others.
+    if (!overlapsAny(claimed, span.start, span.end)) parsed = parseLenientJson(text.slice(span.start, span.end))
     if (parsed === undefined || parsed.value === null || typeof parsed.value !== 'object') {
-      for (const child of span.children) visit(child)
-      return
+      const children = scan.childrenOf(span)
+      for (let child = children.length - 1; child >= 0; child--) pending.push(children[child]!)
+      continue
     }
     const fixes = [...parsed.fixes]
     if (fenceAround(context, span.start)) fixes.push('fenced')
     addFound(context, { args: parsed.value, format: 'content-json', fixes, start: span.start }, span.end)
-  }
-  for (const span of context.scan.spans) {
-    if (attempts >= MAX_JSON_ATTEMPTS) break
-    visit(span)
   }
 }
 

@@ -16,6 +16,9 @@ const TRAILING_TOKEN = /(?:<\|[^|<>\s]{1,48}\|>?|<｜[^｜<>]{1,48}｜>?|<\/s>|<
 const LEADING_TOKEN = /^(?:<\|[^|<>\s]{1,48}\|>?|<｜[^｜<>]{1,48}｜>?|<s>|<bos>|\[[A-Z][A-Z0-9_]{1,30}\])\s*/
 // A fence marker or a bare `json` word that leaked in front of the value.
 const LEADING_PREFIX = /^(?:(?:```|~~~)[ \t]*(?:json5?|javascript|js|python|py)?[ \t]*\r?\n?|(?:json|JSON)[ \t]*(?:\r?\n|(?=[{["'])))/
+const SCALAR = /^(?:-?\d[\d.eE+-]*|true|false|null)$/
+// Text that can still hold a value once edges are stripped: a token, a fence, a `json` prefix, a quote, a Python literal.
+const MAY_HOLD_JSON = /^(?:<|\[|`|~|json|JSON|'|True$|False$|None$)/
 const TRAILING_FENCE = /\r?\n?[ \t]*(?:```|~~~)\s*$/
 
 function stripEdges(text: string, fixes: string[]): string {
@@ -55,7 +58,8 @@ interface Measure {
 
 /** One pass: is an object, array or string left open, and how deep does the nesting go. */
 function measureJson(text: string): Measure {
-  const stack: number[] = []
+  let stack = new Uint8Array(64)
+  let size = 0
   let braces = 0
   let brackets = 0
   let depth = 0
@@ -71,16 +75,21 @@ function measureJson(text: string): Measure {
     if (code === 34) inString = 34
     else if (code === 39 && opensSingleQuotedString(text, index)) inString = 39
     else if (code === 123 || code === 91) {
-      stack.push(code)
+      if (size === stack.length) {
+        const larger = new Uint8Array(size * 2)
+        larger.set(stack)
+        stack = larger
+      }
+      stack[size++] = code
       if (code === 123) braces++
       else brackets++
-      if (stack.length > depth) depth = stack.length
+      if (size > depth) depth = size
     } else if (code === 125 || code === 93) {
       const want = code === 125 ? 123 : 91
       // A stray closer is malformed, not truncated; counts keep the search linear.
       if ((want === 123 ? braces : brackets) > 0) {
         for (;;) {
-          const popped = stack.pop()!
+          const popped = stack[--size]!
           if (popped === 123) braces--
           else brackets--
           if (popped === want) break
@@ -88,7 +97,7 @@ function measureJson(text: string): Measure {
       }
     }
   }
-  return { truncated: inString !== 0 || stack.length > 0, depth }
+  return { truncated: inString !== 0 || size > 0, depth }
 }
 
 /**
@@ -224,10 +233,13 @@ export function parseLenientJson(text: string): LenientJsonResult | undefined {
       const strict = parseStrict(body)
       if (strict) return { value: strict.value, fixes }
     }
-  } else {
+  } else if (SCALAR.test(body)) {
     // A number or a literal: nothing can nest.
     const strict = parseStrict(body)
     if (strict) return { value: strict.value, fixes }
+  } else if (!MAY_HOLD_JSON.test(body)) {
+    // Prose: not worth a thrown SyntaxError (costly when a message holds thousands of candidates).
+    return undefined
   }
 
   body = stripEdges(body, fixes)

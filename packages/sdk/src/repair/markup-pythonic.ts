@@ -108,6 +108,10 @@ const ESCAPES: Record<string, string> = Object.assign(Object.create(null) as Rec
 })
 
 function parseNumber(text: string, start: number): LiteralResult {
+  // A number that runs into the end of the text may have been cut (`0.` of `0.5`).
+  let run = start
+  while (run < text.length && /[\d._eE+-]/.test(text[run]!)) run++
+  if (run >= text.length) return 'truncated'
   const match = /^[+-]?(?:\d[\d_]*)?(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(start, start + 64))
   const literal = match?.[0] ?? ''
   if (!/\d/.test(literal)) return undefined

@@ -37,13 +37,22 @@ export function findSpecialTokens(text: string): SpecialToken[] {
   for (const match of text.matchAll(SPECIAL_TOKEN)) {
     const raw = match[0]
     if (raw === '<|"|>') continue
-    const name = raw
-      .replace(/^<[|｜]?|[|｜]?>?$|^\[|\]$/g, '')
-      .replace(/▁/g, '_')
-      .toLowerCase()
+    const name = tokenName(raw)
     tokens.push({ start: match.index, end: match.index + raw.length, name, family: familyOfToken(raw, name) })
   }
   return tokens
+}
+
+/** `<|tool_call_begin|>` → `tool_call_begin`, `<｜tool▁sep｜>` → `tool_sep`, `[ARGS]` → `args`. */
+function tokenName(raw: string): string {
+  let from = 1
+  let to = raw.length
+  const second = raw[1]
+  if (raw[0] === '<' && (second === '|' || second === '｜')) from = 2
+  if (raw[to - 1] === '>' || raw[to - 1] === ']') to--
+  if (raw[to - 1] === '|' || raw[to - 1] === '｜') to--
+  const name = raw.slice(from, Math.max(from, to)).toLowerCase()
+  return name.includes('▁') ? name.replaceAll('▁', '_') : name
 }
 
 function familyOfToken(raw: string, name: string): string {
@@ -56,9 +65,18 @@ function familyOfToken(raw: string, name: string): string {
   return 'special-token'
 }
 
-/** The ranges of `tokens`, for the JSON scanner to skip. */
-export function rangesOf(tokens: readonly SpecialToken[]): TextRange[] {
-  return tokens.map((token) => [token.start, token.end] as const)
+/** The token that starts exactly at `offset` (binary search: tokens are sorted and disjoint). */
+export function tokenStartingAt(tokens: readonly SpecialToken[], offset: number): SpecialToken | undefined {
+  let low = 0
+  let high = tokens.length - 1
+  while (low <= high) {
+    const middle = (low + high) >> 1
+    const start = tokens[middle]!.start
+    if (start === offset) return tokens[middle]
+    if (start < offset) low = middle + 1
+    else high = middle - 1
+  }
+  return undefined
 }
 
 const isNameCode = (code: number) =>
@@ -128,8 +146,8 @@ export interface ExtractionContext {
   text: string
   names: ReadonlySet<string> | undefined
   tokens: SpecialToken[]
-  /** Token by start offset. */
-  tokenAt: Map<number, SpecialToken>
+  /** The token starting at an offset. */
+  tokenAt: (offset: number) => SpecialToken | undefined
   scan: JsonScanResult
   fences: Fence[]
   /** Calls found so far, with their ranges; later recognizers skip text that is already claimed. */

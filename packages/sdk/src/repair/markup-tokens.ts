@@ -49,36 +49,40 @@ interface Boundary {
   callish: boolean
 }
 
-function findBoundaries(context: ExtractionContext): Boundary[] {
-  const { text } = context
-  const boundaries: Boundary[] = context.tokens.map((token: SpecialToken) => ({
-    start: token.start,
-    end: token.end,
-    family: token.family,
-    callish: token.family !== 'special-token' || CALL_TOKEN_HINT.test(token.name),
-  }))
-  // Harmony names the recipient with `to=`; it survives when a server strips the special tokens.
+function boundaryOf(token: SpecialToken): Boundary {
+  return { start: token.start, end: token.end, family: token.family, callish: token.family !== 'special-token' || CALL_TOKEN_HINT.test(token.name) }
+}
+
+/** Offsets of Harmony's `to=` recipients; it survives when a server strips the special tokens. */
+function findRecipients(text: string): number[] {
+  const recipients: number[] = []
   let toIndex = text.indexOf('to=')
-  let harmony = false
-  while (toIndex >= 0 && boundaries.length < 100_000) {
+  while (toIndex >= 0) {
     const before = toIndex === 0 ? 32 : text.charCodeAt(toIndex - 1)
-    if (before === 32 || before === 10 || before === 9 || before === 62 || before === 124) {
-      boundaries.push({ start: toIndex, end: toIndex + 3, family: 'harmony', callish: true })
-      harmony = true
-    }
+    if (before === 32 || before === 10 || before === 9 || before === 62 || before === 124) recipients.push(toIndex)
     toIndex = text.indexOf('to=', toIndex + 3)
   }
-  if (harmony) boundaries.sort((left, right) => left.start - right.start)
-  return boundaries
+  return recipients
 }
 
 /** Reads `[name] [gap] JSON` after every boundary. */
 export function recognizeTokenCalls(context: ExtractionContext): void {
-  const { text } = context
-  if (context.tokens.length === 0 && !text.includes('to=')) return
-  for (const boundary of findBoundaries(context)) {
-    if (context.found.length >= MAX_CALLS) break
-    readAfterBoundary(context, boundary)
+  const { text, tokens } = context
+  const recipients = text.includes('to=') ? findRecipients(text) : []
+  if (tokens.length === 0 && recipients.length === 0) return
+  // Tokens and recipients merged in text order, without building one list of both.
+  let tokenIndex = 0
+  let recipientIndex = 0
+  while ((tokenIndex < tokens.length || recipientIndex < recipients.length) && context.found.length < MAX_CALLS) {
+    const recipient = recipients[recipientIndex]
+    const token = tokens[tokenIndex]
+    if (recipient !== undefined && (token === undefined || recipient < token.start)) {
+      readAfterBoundary(context, { start: recipient, end: recipient + 3, family: 'harmony', callish: true })
+      recipientIndex++
+    } else if (token) {
+      readAfterBoundary(context, boundaryOf(token))
+      tokenIndex++
+    }
   }
 }
 
@@ -103,7 +107,7 @@ function readAfterBoundary(context: ExtractionContext, boundary: Boundary): void
   let tokensInGap = 0
   for (let step = 0; step < MAX_GAP_STEPS; step++) {
     cursor = skipSpaces(text, cursor)
-    const token = context.tokenAt.get(cursor)
+    const token = context.tokenAt(cursor)
     if (token) {
       families.push(token.family)
       tokensInGap++
@@ -136,8 +140,8 @@ function readAfterBoundary(context: ExtractionContext, boundary: Boundary): void
   let end: number
   const fixes: string[] = []
   if (code === 123 || code === 91) {
-    const spanEnd = context.scan.ends.get(cursor)
-    if (spanEnd === undefined) {
+    const spanEnd = context.scan.endOf(cursor)
+    if (spanEnd < 0) {
       if ((name || boundary.callish) && looksLikeJsonOpener(text, cursor) && context.scan.truncated) context.truncated = true
       return
     }
@@ -159,7 +163,7 @@ function readAfterBoundary(context: ExtractionContext, boundary: Boundary): void
     } catch {
       return
     }
-    const inner = typeof decoded === 'string' ? parseLenientJson(decoded) : undefined
+    const inner = typeof decoded === 'string' && /^\s*[{[]/.test(decoded) ? parseLenientJson(decoded) : undefined
     if (!inner || inner.value === null || typeof inner.value !== 'object') return
     args = inner.value
     fixes.push('double-encoded-arguments', ...inner.fixes)
@@ -175,8 +179,11 @@ function readAfterBoundary(context: ExtractionContext, boundary: Boundary): void
   for (let step = 0; step < 4; step++) {
     const next = skipSpaces(text, callEnd)
     if (text.startsWith('```', next)) callEnd = next + 3
-    else if (context.tokenAt.has(next) && /end|call$/.test(context.tokenAt.get(next)!.name)) callEnd = context.tokenAt.get(next)!.end
-    else break
+    else {
+      const token = context.tokenAt(next)
+      if (token && /end|call$/.test(token.name)) callEnd = token.end
+      else break
+    }
   }
   addFound(context, { ...(name ? { name } : {}), args, format: `tool-markup:${family}`, fixes, start: boundary.start }, callEnd)
 }

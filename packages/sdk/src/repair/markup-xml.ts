@@ -53,12 +53,17 @@ const WRAPPER_TAGS = new Set([
   'actions',
 ])
 
+const NO_ATTRIBUTES: Record<string, string> = Object.freeze(Object.create(null) as Record<string, string>)
+
 function findTags(text: string): Tag[] {
   const tags: Tag[] = []
   if (!text.includes('<')) return tags
   for (const match of text.matchAll(TAG)) {
     const rest = match[3]?.trim() ?? ''
-    const attributes: Record<string, string> = Object.create(null) as Record<string, string>
+    const local = match[2]!.toLowerCase()
+    // Only tags some reader looks at are kept: a flood of `<think>` or `<b>` costs no objects.
+    if (!rest && !PARAMETER_TAGS.has(local) && !WRAPPER_TAGS.has(local) && local !== 'arg_key' && local !== 'arg_value' && !CALL_TAG_HINT.test(local)) continue
+    const attributes: Record<string, string> = rest && !rest.startsWith('=') ? (Object.create(null) as Record<string, string>) : NO_ATTRIBUTES
     let value: string | undefined
     if (rest.startsWith('=')) {
       value = rest
@@ -75,7 +80,7 @@ function findTags(text: string): Tag[] {
       end: match.index + match[0].length,
       close: match[1] === '/',
       tokenPrefix: match[0].includes('｜'),
-      local: match[2]!.toLowerCase(),
+      local,
       value,
       attributes,
     })
@@ -255,11 +260,11 @@ function readJsonBody(context: ExtractionContext, from: number, to: number): Jso
   } else if (/^json\b/i.test(text.slice(cursor, cursor + 5))) {
     cursor = skipSpaces(text, cursor + 4, to)
   }
-  for (let token = context.tokenAt.get(cursor); token; token = context.tokenAt.get(cursor)) cursor = skipSpaces(text, token.end, to)
+  for (let token = context.tokenAt(cursor); token; token = context.tokenAt(cursor)) cursor = skipSpaces(text, token.end, to)
   const code = text.charCodeAt(cursor)
   if (cursor >= to || (code !== 123 && code !== 91)) return undefined
-  const end = context.scan.ends.get(cursor)
-  if (end === undefined) return looksLikeJsonOpener(text, cursor) && to >= text.length ? 'truncated' : undefined
+  const end = context.scan.endOf(cursor)
+  if (end < 0) return looksLikeJsonOpener(text, cursor) && to >= text.length ? 'truncated' : undefined
   const parsed = parseLenientJson(text.slice(cursor, end))
   if (!parsed) return undefined
   const fixes = [...parsed.fixes]
@@ -316,6 +321,7 @@ export function recognizeArgumentPairs(context: ExtractionContext): void {
       context.truncated = true
       break
     }
+    if (cursor === index) continue
     const wrapper = previous && !previous.close && WRAPPER_TAGS.has(previous.local) ? previous : undefined
     const after = tags[cursor]
     if (wrapper && after && after.close && after.local === wrapper.local) end = after.end
@@ -340,7 +346,9 @@ export function recognizeWrappers(context: ExtractionContext): void {
     const closeEnd = closeIndex >= 0 ? tags[closeIndex]!.end : bodyEnd
 
     // A bare tool name: GLM's rendering of a call without arguments.
-    if (trimmed.length > 0 && readName(trimmed, 0) === trimmed.length && (closeIndex >= 0 || context.names?.has(cleanToolName(trimmed)))) {
+    // Without its closer, only a body that runs to the end of the text is whole (servers strip stop tags).
+    const whole = closeIndex >= 0 || index + 1 === tags.length
+    if (whole && trimmed.length > 0 && readName(trimmed, 0) === trimmed.length && (closeIndex >= 0 || context.names?.has(cleanToolName(trimmed)))) {
       addFound(context, { name: cleanToolName(trimmed), args: {}, format: 'tool-markup:glm', fixes: [], start: tag.start }, closeEnd)
       continue
     }

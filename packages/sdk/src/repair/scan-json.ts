@@ -16,15 +16,17 @@ export interface JsonSpan {
   end: number
   /** Deepest nesting inside the span (1 for `{}`). */
   depth: number
-  /** Balanced spans directly inside this one, in order. */
-  children: JsonSpan[]
+  /** Position of the span in the scan's post-order record (for {@link JsonScanResult.childrenOf}). */
+  index: number
 }
 
 export interface JsonScanResult {
-  /** The outermost balanced spans, in order of their start. */
+  /** The outermost balanced spans, in order of their start (none from inside an unclosed opener). */
   spans: JsonSpan[]
-  /** Start offset → end offset of every balanced span, nested ones included. */
-  ends: Map<number, number>
+  /** The balanced spans directly inside `span`, in order. */
+  childrenOf(span: JsonSpan): JsonSpan[]
+  /** Offset just after the closer of the balanced span opened at `start`, or -1. */
+  endOf(start: number): number
   /** An opened JSON-like value (or a string inside one) was never closed before the end. */
   truncated: boolean
   /** Offset of the outermost JSON-like opener that was never closed, or -1. */
@@ -115,11 +117,19 @@ export function looksLikeJsonOpener(text: string, index: number, end = text.leng
   return false
 }
 
+function grow(array: Int32Array): Int32Array {
+  const larger = new Int32Array(array.length * 2)
+  larger.set(array)
+  return larger
+}
+
 /**
  * Finds every balanced JSON-ish object or array in `text` in one pass.
  *
- * `skip` lists sorted, non-overlapping ranges (special tokens) that are jumped over outside strings,
- * so `[TOOL_CALLS]` or `<|call|>` never count as brackets.
+ * `skip` lists sorted, non-overlapping `{ start, end }` ranges (special tokens) that are jumped over outside strings,
+ * so `[TOOL_CALLS]` or `<|call|>` never count as brackets. Spans are recorded in flat arrays in the
+ * order they close (post-order), so a flood of brackets allocates no object per bracket; the tree is
+ * read back on demand.
  *
  * @example
  * ```ts
@@ -127,16 +137,23 @@ export function looksLikeJsonOpener(text: string, index: number, end = text.leng
  * spans.map((span) => [span.start, span.end]) // [[6, 14], [20, 26]]
  * ```
  */
-export function scanJson(text: string, skip: readonly TextRange[] = []): JsonScanResult {
+export function scanJson(text: string, skip: ReadonlyArray<{ readonly start: number; readonly end: number }> = []): JsonScanResult {
   const length = text.length
-  const ends = new Map<number, number>()
-  // Openers still waiting for their closer, as parallel arrays to avoid an object per character.
-  const openPositions: number[] = []
-  const openCodes: number[] = []
-  const openChildren: JsonSpan[][] = []
+  // Closed spans in post-order: a span's descendants are the records in [first, own index).
+  // Typed arrays that double when full: plain arrays of a million pushes cost far more.
+  let spanStarts: Int32Array = new Int32Array(64)
+  let spanEnds: Int32Array = new Int32Array(64)
+  let spanDepths: Int32Array = new Int32Array(64)
+  let spanFirsts: Int32Array = new Int32Array(64)
+  let spanCount = 0
+  // Openers still waiting for their closer; `openDepths` holds the deepest closed child so far.
+  let openPositions: Int32Array = new Int32Array(64)
+  let openCodes: Int32Array = new Int32Array(64)
+  let openFirsts: Int32Array = new Int32Array(64)
+  let openDepths: Int32Array = new Int32Array(64)
+  let openCount = 0
   let openBraces = 0
   let openBrackets = 0
-  const outermost: JsonSpan[] = []
   let skipIndex = 0
   let inString = 0 // 0, DOUBLE_QUOTE or SINGLE_QUOTE
   let index = 0
@@ -152,57 +169,88 @@ export function scanJson(text: string, skip: readonly TextRange[] = []): JsonSca
       index++
       continue
     }
-    while (skipIndex < skip.length && skip[skipIndex]![1] <= index) skipIndex++
-    if (skipIndex < skip.length && skip[skipIndex]![0] <= index) {
-      index = skip[skipIndex]![1]
-      continue
+    if (skipIndex < skip.length) {
+      while (skipIndex < skip.length && skip[skipIndex]!.end <= index) skipIndex++
+      if (skipIndex < skip.length && skip[skipIndex]!.start <= index) {
+        index = skip[skipIndex]!.end
+        continue
+      }
     }
-    const depth = openPositions.length
     if (code === OPEN_BRACE || code === OPEN_BRACKET) {
-      if (depth > 0 || looksLikeJsonOpener(text, index, length)) {
-        openPositions.push(index)
-        openCodes.push(code)
-        openChildren.push([])
+      if (openCount > 0 || looksLikeJsonOpener(text, index, length)) {
+        if (openCount === openPositions.length) {
+          openPositions = grow(openPositions)
+          openCodes = grow(openCodes)
+          openFirsts = grow(openFirsts)
+          openDepths = grow(openDepths)
+        }
+        openPositions[openCount] = index
+        openCodes[openCount] = code
+        openFirsts[openCount] = spanCount
+        openDepths[openCount] = 0
+        openCount++
         if (code === OPEN_BRACE) openBraces++
         else openBrackets++
       }
     } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
       const want = code === CLOSE_BRACE ? OPEN_BRACE : OPEN_BRACKET
       // A closer with no matching opener is prose or a stray `}]}`: ignore it. One whose opener sits
-      // deeper in the stack closes the unclosed openers above it (`{"a": [1}`), as jsonrepair would.
+      // deeper in the stack closes the unclosed openers above it (`{"a": [1}`), as jsonrepair would;
+      // their closed children become children of the span.
       if ((want === OPEN_BRACE ? openBraces : openBrackets) > 0) {
-        let span: JsonSpan | undefined
-        while (openPositions.length > 0) {
-          const start = openPositions.pop()!
-          const openCode = openCodes.pop()!
-          const children = openChildren.pop()!
+        let childDepth = 0
+        for (;;) {
+          openCount--
+          const openCode = openCodes[openCount]!
+          const deepest = openDepths[openCount]!
+          if (deepest > childDepth) childDepth = deepest
           if (openCode === OPEN_BRACE) openBraces--
           else openBrackets--
           if (openCode === want) {
-            let childDepth = 0
-            for (const child of children) if (child.depth > childDepth) childDepth = child.depth
-            span = { start, end: index + 1, depth: childDepth + 1, children }
+            if (spanCount === spanStarts.length) {
+              spanStarts = grow(spanStarts)
+              spanEnds = grow(spanEnds)
+              spanDepths = grow(spanDepths)
+              spanFirsts = grow(spanFirsts)
+            }
+            spanStarts[spanCount] = openPositions[openCount]!
+            spanEnds[spanCount] = index + 1
+            spanDepths[spanCount] = childDepth + 1
+            spanFirsts[spanCount] = openFirsts[openCount]!
+            spanCount++
+            const top = openCount - 1
+            if (top >= 0 && openDepths[top]! < childDepth + 1) openDepths[top] = childDepth + 1
             break
           }
-          // The abandoned opener's children move up to the enclosing level.
-          if (openChildren.length > 0) for (const child of children) openChildren[openChildren.length - 1]!.push(child)
-          else for (const child of children) outermost.push(child)
-        }
-        if (span) {
-          ends.set(span.start, span.end)
-          if (openChildren.length > 0) openChildren[openChildren.length - 1]!.push(span)
-          else outermost.push(span)
         }
       }
-    } else if (depth > 0 && (code === DOUBLE_QUOTE || (code === SINGLE_QUOTE && opensSingleQuotedString(text, index, openPositions[0]!)))) {
+    } else if (openCount > 0 && (code === DOUBLE_QUOTE || (code === SINGLE_QUOTE && opensSingleQuotedString(text, index, openPositions[0]!)))) {
       inString = code
     }
     index++
   }
 
-  const truncated = openPositions.length > 0
-  // Unclosed openers leave their closed children behind as outermost candidates.
-  for (const children of openChildren) for (const child of children) outermost.push(child)
-  if (truncated) outermost.sort((left, right) => left.start - right.start)
-  return { spans: outermost, ends, truncated, truncatedStart: truncated ? openPositions[0]! : -1 }
+  const spanAt = (record: number): JsonSpan => ({ start: spanStarts[record]!, end: spanEnds[record]!, depth: spanDepths[record]!, index: record })
+  // Walking back from a record through `first - 1` visits the roots of consecutive subtrees.
+  const rootsBetween = (from: number, to: number): JsonSpan[] => {
+    const roots: JsonSpan[] = []
+    for (let record = to - 1; record >= from; record = spanFirsts[record]! - 1) roots.push(spanAt(record))
+    return roots.reverse()
+  }
+  // Spans inside an opener that never closed are pieces of a cut value, not candidates of their own.
+  const spans = openCount > 0 ? rootsBetween(0, spanCount).filter((span) => span.start < openPositions[0]!) : rootsBetween(0, spanCount)
+  let endByStart: Int32Array | undefined
+  return {
+    spans,
+    childrenOf: (span) => rootsBetween(spanFirsts[span.index]!, span.index),
+    endOf: (start) => {
+      if (!endByStart) {
+        endByStart = new Int32Array(length + 1)
+        for (let record = 0; record < spanCount; record++) endByStart[spanStarts[record]!] = spanEnds[record]!
+      }
+      return start >= 0 && start < length && endByStart[start]! > 0 ? endByStart[start]! : -1
+    },
+    truncated: openCount > 0,
+    truncatedStart: openCount > 0 ? openPositions[0]! : -1,
+  }
 }
