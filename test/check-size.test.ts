@@ -32,11 +32,10 @@ describe('scripts/check-size.mjs', () => {
   it('should measure all ten adapters and keep each within 1 kB gzip', () => {
     const adapters = report.packages.filter((entry) => entry.name.startsWith('@wildcall/adapter-'))
     expect(adapters.map((entry) => entry.name)).toHaveLength(10)
-    for (const adapter of adapters) {
-      expect(adapter.problems, adapter.name).toEqual([])
-      expect(adapter.gzip, adapter.name).toBeGreaterThan(0)
-      expect(adapter.gzip, adapter.name).toBeLessThanOrEqual(1_000)
-    }
+    for (const adapter of adapters) expect(adapter.gzip, adapter.name).toBeGreaterThan(0)
+    // Every offender at once, with its size.
+    const over = adapters.filter((adapter) => adapter.gzip > 1_000 || adapter.problems.length > 0).map((adapter) => `${adapter.name}: ${adapter.gzip} B gzip`)
+    expect(over).toEqual([])
   })
 
   it('should exit 0 exactly when every package is within budget', () => {
