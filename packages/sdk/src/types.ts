@@ -1,3 +1,4 @@
+import type { DroppedCall } from './repair/shape-macro-input'
 import type { StandardSchemaLike } from './tool/schema'
 
 /** A JSON value as it travels over the wire. */
@@ -224,6 +225,8 @@ export interface InvokeResult<Args = unknown, Output = unknown> {
   usage: Usage
   /** Stable repair codes applied to reach a valid call, in order, e.g. `['content-json', 'coerced:number']`. */
   fixes: string[]
+  /** Calls the model made besides the one taken (only the first valid call is a step); never executed. */
+  dropped: DroppedCall[]
   /** Names of the adapters that handled the step, in patch order, e.g. `['qwen', 'openrouter', 'openai']`. */
   adapters: string[]
   /** The body sent on the last attempt (API key never included). */

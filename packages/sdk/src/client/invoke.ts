@@ -368,6 +368,7 @@ export async function completeStep(step: StepState, parsed: ChatResponse, attemp
     toolResult,
     usage: normalizeUsage(response.usage),
     fixes: [...fixes],
+    dropped: repaired.dropped,
     adapters: [...context.adapters],
     rawRequest: step.rawRequest,
     rawResponse: parsed,
