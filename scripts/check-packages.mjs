@@ -56,17 +56,19 @@ async function checkTypes(tarball) {
 
 /** Imports and requires each entry point in a fresh Node process, from the repository root. */
 function checkLoading(manifest) {
-  const entries = Object.keys(manifest.exports ?? {}).filter((key) => key !== './package.json')
-  const specifiers = entries.map((key) => (key === '.' ? manifest.name : `${manifest.name}/${key.slice(2)}`))
+  const entries = Object.entries(manifest.exports ?? {}).filter(([key]) => key !== './package.json')
+  // An entry point published for ESM only (no `require` or `default` condition) is not required.
+  const requirable = (target) => typeof target === 'string' || (typeof target === 'object' && target !== null && ('require' in target || 'default' in target))
+  const specifiers = entries.map(([key, target]) => ({ specifier: key === '.' ? manifest.name : `${manifest.name}/${key.slice(2)}`, cjs: requirable(target) }))
   const probe = `
     import { createRequire } from 'node:module'
     const require = createRequire(${JSON.stringify(join(root, 'package.json'))})
     const firstLine = (error) => String(error && error.message || error).split('\\n').find((line) => line.trim()) ?? ''
     const out = {}
-    for (const specifier of ${JSON.stringify(specifiers)}) {
+    for (const { specifier, cjs } of ${JSON.stringify(specifiers)}) {
       const entry = (out[specifier] = {})
       try { entry.esm = Object.keys(await import(specifier)).filter((key) => key !== 'default' && key !== 'module.exports').sort() } catch (error) { entry.esmError = firstLine(error) }
-      try { entry.cjs = Object.keys(require(specifier)).sort() } catch (error) { entry.cjsError = firstLine(error) }
+      if (cjs) try { entry.cjs = Object.keys(require(specifier)).sort() } catch (error) { entry.cjsError = firstLine(error) }
     }
     console.log(JSON.stringify(out))`
   const run = spawnSync(process.execPath, ['--input-type=module', '-e', probe], { cwd: root, encoding: 'utf8' })
