@@ -1,5 +1,5 @@
 import { jsonrepair } from 'jsonrepair'
-import { closesSingleQuotedString, opensSingleQuotedString } from './scan-json'
+import { closesSingleQuotedString, isStrayQuote, opensSingleQuotedString } from './scan-json'
 
 /** Deepest nesting accepted from model text; deeper values are refused rather than parsed. */
 export const MAX_JSON_DEPTH = 64
@@ -72,8 +72,9 @@ function measureJson(text: string): Measure {
       else if (code === inString && (inString === 34 || closesSingleQuotedString(text, index, length))) inString = 0
       continue
     }
-    if (code === 34) inString = 34
-    else if (code === 39 && opensSingleQuotedString(text, index)) inString = 39
+    if (code === 34) {
+      if (!isStrayQuote(text, index)) inString = 34
+    } else if (code === 39 && opensSingleQuotedString(text, index)) inString = 39
     else if (code === 123 || code === 91) {
       if (size === stack.length) {
         const larger = new Uint8Array(size * 2)
@@ -127,7 +128,7 @@ function normalizePython(text: string): { text: string; changed: boolean } {
   let index = 0
   while (index < length) {
     const code = text.charCodeAt(index)
-    if (code === 34) {
+    if (code === 34 && !isStrayQuote(text, index)) {
       // Skip a double-quoted string as is.
       index++
       while (index < length) {

@@ -88,7 +88,8 @@ export function recognizeTokenCalls(context: ExtractionContext): void {
 
 function readAfterBoundary(context: ExtractionContext, boundary: Boundary): void {
   const { text } = context
-  const families = [boundary.family]
+  // The first specific family seen (the boundary's or a gap token's) names the format.
+  let family = boundary.family
   let cursor = skipSpaces(text, boundary.end)
   let name: string | undefined
   const nameEnd = readName(text, cursor)
@@ -96,8 +97,11 @@ function readAfterBoundary(context: ExtractionContext, boundary: Boundary): void
     const rawName = text.slice(cursor, nameEnd)
     cursor = nameEnd
     // Kimi's call index: `functions.scroll:0`.
-    const index = /^:\d+/.exec(text.slice(cursor, cursor + 12))
-    if (index) cursor += index[0].length
+    if (text.charCodeAt(cursor) === 58) {
+      let digits = cursor + 1
+      while (digits < text.length && text.charCodeAt(digits) >= 48 && text.charCodeAt(digits) <= 57) digits++
+      if (digits > cursor + 1) cursor = digits
+    }
     if (text.charCodeAt(cursor) === 40) return // `name(` is a pythonic call
     const cleaned = cleanToolName(rawName)
     if (context.names?.has(cleaned) || !NOT_NAMES.has(cleaned.toLowerCase())) name = cleaned
@@ -109,7 +113,7 @@ function readAfterBoundary(context: ExtractionContext, boundary: Boundary): void
     cursor = skipSpaces(text, cursor)
     const token = context.tokenAt(cursor)
     if (token) {
-      families.push(token.family)
+      if (family === 'special-token') family = token.family
       tokensInGap++
       cursor = token.end
       if (token.name === 'call_id') cursor = readCallId(text, skipSpaces(text, cursor))
@@ -127,8 +131,8 @@ function readAfterBoundary(context: ExtractionContext, boundary: Boundary): void
     }
     break
   }
-  // A named token call with no name when there is no gap token either is just a token before JSON.
-  if (!name && !boundary.callish && !families.some((family) => family !== 'special-token')) return
+  // Without a name, JSON after an ordinary token (`<|im_start|>`) is left to the plain JSON candidates.
+  if (!name && !boundary.callish && family === 'special-token') return
 
   const code = text.charCodeAt(cursor)
   if (cursor >= text.length) {
@@ -173,7 +177,6 @@ function readAfterBoundary(context: ExtractionContext, boundary: Boundary): void
   }
   if (!name && (args === null || typeof args !== 'object')) return
   if (fenced || fenceAround(context, cursor)) fixes.push('fenced')
-  const family = families.find((candidate) => candidate !== 'special-token') ?? 'special-token'
   // Take in a closing fence and the closing tokens so they are not read again.
   let callEnd = end
   for (let step = 0; step < 4; step++) {

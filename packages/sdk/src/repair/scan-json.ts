@@ -71,6 +71,17 @@ export function opensSingleQuotedString(text: string, index: number, floor = 0):
 }
 
 /**
+ * Whether a double quote at `index` is a stray closing quote rather than an opening one: it follows
+ * a word character directly, as in `{index": 3}` (a key that lost its opening quote). A real string
+ * never starts there, and treating it as one would swallow the rest of the value.
+ */
+export function isStrayQuote(text: string, index: number): boolean {
+  if (index === 0) return false
+  const previous = text.charCodeAt(index - 1)
+  return (previous >= 48 && previous <= 57) || (previous >= 65 && previous <= 90) || (previous >= 97 && previous <= 122) || previous === 95
+}
+
+/**
  * Whether a single quote at `index` closes a Python-style string: it must be followed by a
  * delimiter (`,`, `:`, `}`, `]`, `)`), a line break, or the end of the text.
  */
@@ -224,7 +235,7 @@ export function scanJson(text: string, skip: ReadonlyArray<{ readonly start: num
           }
         }
       }
-    } else if (openCount > 0 && (code === DOUBLE_QUOTE || (code === SINGLE_QUOTE && opensSingleQuotedString(text, index, openPositions[0]!)))) {
+    } else if (openCount > 0 && ((code === DOUBLE_QUOTE && !isStrayQuote(text, index)) || (code === SINGLE_QUOTE && opensSingleQuotedString(text, index, openPositions[0]!)))) {
       inString = code
     }
     index++

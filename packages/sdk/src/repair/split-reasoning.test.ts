@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest'
+import { splitReasoning } from './split-reasoning'
+
+describe('splitReasoning', () => {
+  const table: Array<[label: string, content: string, answer: string, reasoning: string]> = [
+    ['think block', '<think>I should scroll.</think>\n{"a": 1}', '{"a": 1}', 'I should scroll.'],
+    ['bare closing tag', 'I should scroll.\n</think>\n\n<tool_call>{"a": 1}</tool_call>', '<tool_call>{"a": 1}</tool_call>', 'I should scroll.'],
+    ['empty think prefix', '<think>\n\n</think>\n\n{"a": 1}', '{"a": 1}', ''],
+    ['mistral THINK', '[THINK]Plan it.[/THINK]{"a": 1}', '{"a": 1}', 'Plan it.'],
+    ['seed think', '<seed:think>Plan.</seed:think>answer', 'answer', 'Plan.'],
+    ['reasoning tag', '<reasoning>Plan.</reasoning>answer', 'answer', 'Plan.'],
+    ['thinking tag', '<thinking>Plan.</thinking>answer', 'answer', 'Plan.'],
+    ['thought tag', '<thought>Plan.</thought>answer', 'answer', 'Plan.'],
+    ['upper-case tag', '<THINK>Plan.</THINK>answer', 'answer', 'Plan.'],
+    ['begin_of_thought tokens', '<|begin_of_thought|>Plan.<|end_of_thought|>answer', 'answer', 'Plan.'],
+    ['unclosed block runs to the end', 'Intro <think>still thinking [scroll(down=True)]', 'Intro', 'still thinking [scroll(down=True)]'],
+    ['two blocks', '<think>one</think>A<think>two</think>B', 'A\nB', 'one\n\ntwo'],
+    ['nested think', '<think>outer <think>inner</think> more</think>done', 'done', 'outer <think>inner</think> more'],
+    ['harmony analysis channel', '<|channel|>analysis<|message|>Plan.<|end|><|start|>assistant<|channel|>commentary to=functions.scroll<|message|>{}', '<|start|>assistant<|channel|>commentary to=functions.scroll<|message|>{}', 'Plan.'],
+    ['no reasoning', '{"a": 1}', '{"a": 1}', ''],
+    ['the word think in prose', 'I think this is right: {"a": 1}', 'I think this is right: {"a": 1}', ''],
+  ]
+  it.each(table)('should split %s', (_label, content, answer, reasoning) => {
+    const result = splitReasoning(content)
+    expect(result.answer).toBe(answer)
+    expect(result.reasoning).toBe(reasoning)
+    expect(result.fixes).toEqual(content === answer ? [] : ['stripped-reasoning'])
+  })
+
+  it('should return empty parts for empty or non-string content', () => {
+    expect(splitReasoning('')).toEqual({ answer: '', reasoning: '', fixes: [] })
+    expect(splitReasoning(null as unknown as string)).toEqual({ answer: '', reasoning: '', fixes: [] })
+  })
+
+  it('should stay fast on a flood of tags', () => {
+    const content = '<think>'.repeat(50_000) + '</think>'.repeat(50_000) + 'answer'
+    const started = performance.now()
+    expect(splitReasoning(content).answer).toBe('answer')
+    expect(performance.now() - started).toBeLessThan(2000)
+  })
+})
