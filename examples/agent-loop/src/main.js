@@ -18,7 +18,7 @@ import { createClient } from '@wildcall/sdk'
 import { startScriptedServer } from '@wildcall/sdk/testing'
 import { runAgentLoop } from './run-agent-loop.js'
 import { scriptedReplies, script } from './scripted-model.js'
-import { createSimulatedPage } from './simulated-page.js'
+import { createSimulatedPage } from './create-simulated-page.js'
 
 const TASK = 'Search the shop for "trail shoes", open the first result and report its name and price.'
 const log = (...lines) => {

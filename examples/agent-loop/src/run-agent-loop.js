@@ -1,5 +1,5 @@
 import { isInvokeError } from '@wildcall/sdk'
-import { createPageTools } from './page-tools.js'
+import { createPageTools } from './create-page-tools.js'
 
 const SYSTEM_PROMPT = [
   'You are a browser agent. Each step you see the current page and your history.',

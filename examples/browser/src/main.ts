@@ -1,6 +1,6 @@
 import { createClient, createMacroTool, defineTool, isInvokeError, type Client, type InvokeResult } from '@wildcall/sdk'
 import { z } from 'zod'
-import { createShopPanel, type ShopPanel } from './shop-panel'
+import { createShopPanel, type ShopPanel } from './create-shop-panel'
 
 const TASK = 'Search the shop for "trail shoes" and report the first result with its price.'
 const MAX_STEPS = 6

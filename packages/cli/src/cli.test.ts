@@ -64,6 +64,8 @@ describe('wildcall (built CLI)', () => {
       }
       expect((await wildcall(['doctor', '--help'])).stdout).toContain('--base-url URL')
       expect((await wildcall(['repair', '--help'])).stdout).toContain('--tools FILE')
+      const version = await wildcall(['--version'])
+      expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/)
     })
 
     it('should exit 2 with a pointer to --help on a usage mistake', async () => {

@@ -1,7 +1,7 @@
 import { UsageError, type CliIo } from './cli-io'
-import { runDoctor } from './doctor'
+import { runDoctor } from './run-doctor'
 import { ExitCode } from './exit-code'
-import { runRepair } from './repair-command'
+import { runRepair } from './run-repair'
 
 export const MAIN_HELP = `Usage: wildcall <command> [options]
 
