@@ -20,7 +20,7 @@ function runDemo(env: Record<string, string> = {}): Promise<{ code: number | nul
   })
 }
 
-describe('examples/agent-loop (npm start)', () => {
+describe('examples/agent-loop (npm start)', { timeout: 60_000 }, () => {
   it('should run the loop against its scripted server, say so, and print each step, the fixes and a summary', async () => {
     const { code, stdout, stderr } = await runDemo()
     expect(stderr).toBe('')

@@ -33,7 +33,7 @@ async function serveDirectory(directory: string): Promise<{ server: Server; url:
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` }
 }
 
-describe.skipIf(skip)('examples/browser in headless Chromium', () => {
+describe.skipIf(skip)('examples/browser in headless Chromium', { timeout: 90_000 }, () => {
   let scripted: ScriptedServer
   let staticServer: { server: Server; url: string }
   let browser: Browser

@@ -40,7 +40,8 @@ const STEP = {
   action: { input_text: { index: 1, text: 'wildcall' } },
 }
 
-describe('wildcall (built CLI)', () => {
+// Every test spawns node a few times: generous timeouts for a loaded CI machine.
+describe('wildcall (built CLI)', { timeout: 90_000 }, () => {
   let server: ScriptedServer
   let work: string
 
