@@ -185,6 +185,18 @@ const table: Array<[label: string, text: string, expected: Expected[]]> = [
   ['bare known name', '`done`', [{ name: 'done', args: {}, format: 'bare-name' }]],
   ['json argument inside pythonic call', 'search(filters={"site": "x.org"}, query="a")', [{ name: 'search', args: { filters: { site: 'x.org' }, query: 'a' }, format: 'tool-markup:pythonic' }]],
   ['pythonic text inside a JSON string stays text', '{"text": "call scroll(down=True) now"}', [{ args: { text: 'call scroll(down=True) now' }, format: 'content-json' }]],
+  ['react action and input', 'Thought: scroll first.\nAction: scroll\nAction Input: {"down": true}', [{ name: 'scroll', args: { down: true }, format: 'tool-markup:react' }]],
+  ['functionary v3', '>>>scroll\n{"down": true}', [{ name: 'scroll', args: { down: true }, format: 'tool-markup:functionary' }]],
+  ['functionary recipient tokens', '<|from|>assistant\n<|recipient|>scroll\n<|content|>{"down": true}', [{ name: 'scroll', args: { down: true }, format: 'tool-markup:special-token' }]],
+  ['known name then json (GLM-4)', 'scroll\n{"down": true}', [{ name: 'scroll', args: { down: true }, format: 'tool-markup:name-json' }]],
+  ['granite tool_call token', '<|tool_call|>[{"name": "scroll", "arguments": {"down": true}}]', [{ args: [scrollDown], format: 'tool-markup:special-token' }]],
+  ['nemotron TOOLCALL', '<TOOLCALL>[{"name": "scroll", "arguments": {"down": true}}]</TOOLCALL>', [{ args: [scrollDown], format: 'tool-markup:hermes' }]],
+  ['seed-oss namespaced function', '<seed:tool_call><function=scroll><parameter=down>true</parameter></function></seed:tool_call>', [{ name: 'scroll', args: { down: 'true' }, format: 'tool-markup:qwen-xml' }]],
+  ['hunyuan tool_calls array', '<tool_calls>[{"name": "scroll", "arguments": {"down": true}}]</tool_calls>', [{ args: [scrollDown], format: 'tool-markup:hermes' }]],
+  ['command-r action fence', 'Action: ```json\n[{"tool_name": "scroll", "parameters": {"down": true}}]\n```', [{ args: [{ tool_name: 'scroll', parameters: { down: true } }], format: 'tool-markup:react' }]],
+  ['anthropic-style function_calls', '<function_calls><invoke name="scroll"><parameter name="down">true</parameter></invoke></function_calls>', [{ name: 'scroll', args: { down: 'true' }, format: 'tool-markup:minimax' }]],
+  ['function-gemma markers', '<start_function_call>call:scroll{down:true}<end_function_call>', [{ name: 'scroll', args: { down: true }, format: 'tool-markup:gemma' }]],
+  ['call with a json positional argument', 'scroll({"down": true})', [{ name: 'scroll', args: { down: true }, format: 'tool-markup:pythonic' }]],
   ['markup inside a JSON string stays text', '{"text": "<tool_call>{\\"name\\": \\"x\\"}</tool_call>"}', [{ args: { text: '<tool_call>{"name": "x"}</tool_call>' }, format: 'content-json' }]],
 ]
 

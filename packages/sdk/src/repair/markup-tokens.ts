@@ -15,6 +15,7 @@ import { looksLikeJsonOpener } from './scan-json'
 
 // Words a template puts between the name and the arguments (`<|constrain|>json`, `commentary`).
 const GAP_WORDS = new Set(['json', 'code', 'commentary'])
+const ARGUMENT_LABEL = /^(?:action[ _]input|input|arguments|args|parameters|params)[ \t]*:/i
 // Role and channel words that follow a token but are not tool names.
 const NOT_NAMES = new Set([
   'assistant',
@@ -47,38 +48,56 @@ interface Boundary {
   family: string
   /** The token asks for a call (`[TOOL_CALLS]`, `<|tool_call_begin|>`) rather than being any token. */
   callish: boolean
+  /** Only a known tool name may follow (the start of the answer is no marker of its own). */
+  knownNameOnly?: boolean
 }
 
 function boundaryOf(token: SpecialToken): Boundary {
   return { start: token.start, end: token.end, family: token.family, callish: token.family !== 'special-token' || CALL_TOKEN_HINT.test(token.name) }
 }
 
-/** Offsets of Harmony's `to=` recipients; it survives when a server strips the special tokens. */
-function findRecipients(text: string): number[] {
-  const recipients: number[] = []
-  let toIndex = text.indexOf('to=')
-  while (toIndex >= 0) {
-    const before = toIndex === 0 ? 32 : text.charCodeAt(toIndex - 1)
-    if (before === 32 || before === 10 || before === 9 || before === 62 || before === 124) recipients.push(toIndex)
-    toIndex = text.indexOf('to=', toIndex + 3)
+// Text markers that name a recipient or an action without special tokens: Harmony's `to=` (it
+// survives when a server strips the tokens), Functionary's `>>>name`, ReAct's `Action: name`.
+const TEXT_MARKERS: ReadonlyArray<{ marker: string; family: string }> = [
+  { marker: 'to=', family: 'harmony' },
+  { marker: '>>>', family: 'functionary' },
+  { marker: 'Action:', family: 'react' },
+]
+
+/** Text-marker boundaries, in text order. A marker must follow a space, a line break or a tag. */
+function findTextMarkers(text: string): Boundary[] {
+  const boundaries: Boundary[] = []
+  for (const { marker, family } of TEXT_MARKERS) {
+    let at = text.indexOf(marker)
+    while (at >= 0 && boundaries.length < 10_000) {
+      const before = at === 0 ? 32 : text.charCodeAt(at - 1)
+      if (before === 32 || before === 10 || before === 9 || before === 62 || before === 124) boundaries.push({ start: at, end: at + marker.length, family, callish: true })
+      at = text.indexOf(marker, at + marker.length)
+    }
   }
-  return recipients
+  return boundaries.sort((left, right) => left.start - right.start)
 }
 
 /** Reads `[name] [gap] JSON` after every boundary. */
 export function recognizeTokenCalls(context: ExtractionContext): void {
   const { text, tokens } = context
-  const recipients = text.includes('to=') ? findRecipients(text) : []
-  if (tokens.length === 0 && recipients.length === 0) return
-  // Tokens and recipients merged in text order, without building one list of both.
+  const markers = findTextMarkers(text)
+  // A known tool name opening the answer, then JSON (`scroll\n{"down": true}`, as GLM-4 writes it).
+  const first = skipSpaces(text, 0)
+  const nameEnd = readName(text, first)
+  if (nameEnd > first && context.names?.has(cleanToolName(text.slice(first, nameEnd)))) {
+    markers.unshift({ start: first, end: first, family: 'name-json', callish: false, knownNameOnly: true })
+  }
+  if (tokens.length === 0 && markers.length === 0) return
+  // Tokens and text markers merged in text order, without building one list of both.
   let tokenIndex = 0
-  let recipientIndex = 0
-  while ((tokenIndex < tokens.length || recipientIndex < recipients.length) && context.found.length < MAX_CALLS) {
-    const recipient = recipients[recipientIndex]
+  let markerIndex = 0
+  while ((tokenIndex < tokens.length || markerIndex < markers.length) && context.found.length < MAX_CALLS) {
+    const marker = markers[markerIndex]
     const token = tokens[tokenIndex]
-    if (recipient !== undefined && (token === undefined || recipient < token.start)) {
-      readAfterBoundary(context, { start: recipient, end: recipient + 3, family: 'harmony', callish: true })
-      recipientIndex++
+    if (marker !== undefined && (token === undefined || marker.start < token.start)) {
+      readAfterBoundary(context, marker)
+      markerIndex++
     } else if (token) {
       readAfterBoundary(context, boundaryOf(token))
       tokenIndex++
@@ -106,6 +125,7 @@ function readAfterBoundary(context: ExtractionContext, boundary: Boundary): void
     const cleaned = cleanToolName(rawName)
     if (context.names?.has(cleaned) || !NOT_NAMES.has(cleaned.toLowerCase())) name = cleaned
   }
+  if (boundary.knownNameOnly && !(name && context.names?.has(name))) return
 
   let fenced = false
   let tokensInGap = 0
@@ -127,6 +147,12 @@ function readAfterBoundary(context: ExtractionContext, boundary: Boundary): void
     const wordEnd = readName(text, cursor)
     if (wordEnd > cursor && GAP_WORDS.has(text.slice(cursor, wordEnd).toLowerCase())) {
       cursor = wordEnd
+      continue
+    }
+    // A label before the arguments: ReAct's `Action Input:`, `Arguments:`, `Parameters:`.
+    const label = ARGUMENT_LABEL.exec(text.slice(cursor, cursor + 24))
+    if (label) {
+      cursor += label[0].length
       continue
     }
     break
