@@ -197,6 +197,12 @@ const table: Array<[label: string, text: string, expected: Expected[]]> = [
   ['anthropic-style function_calls', '<function_calls><invoke name="scroll"><parameter name="down">true</parameter></invoke></function_calls>', [{ name: 'scroll', args: { down: 'true' }, format: 'tool-markup:minimax' }]],
   ['function-gemma markers', '<start_function_call>call:scroll{down:true}<end_function_call>', [{ name: 'scroll', args: { down: true }, format: 'tool-markup:gemma' }]],
   ['call with a json positional argument', 'scroll({"down": true})', [{ name: 'scroll', args: { down: true }, format: 'tool-markup:pythonic' }]],
+  ['token markup inside a JSON string stays text', '{"name": "input_text", "arguments": {"text": "[TOOL_CALLS]scroll[ARGS]{\\"down\\": true}"}}', [
+    { args: { name: 'input_text', arguments: { text: '[TOOL_CALLS]scroll[ARGS]{"down": true}' } }, format: 'content-json' },
+  ]],
+  ['xml markup inside a JSON string stays text', '{"name": "input_text", "arguments": {"text": "<function=scroll><parameter=down>true</parameter></function>"}}', [
+    { args: { name: 'input_text', arguments: { text: '<function=scroll><parameter=down>true</parameter></function>' } }, format: 'content-json' },
+  ]],
   ['markup inside a JSON string stays text', '{"text": "<tool_call>{\\"name\\": \\"x\\"}</tool_call>"}', [{ args: { text: '<tool_call>{"name": "x"}</tool_call>' }, format: 'content-json' }]],
 ]
 

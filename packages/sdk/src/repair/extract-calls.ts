@@ -79,6 +79,7 @@ function extractCallsFrom(text: string, options: ExtractCallsOptions): ExtractCa
     if (context.found.length >= MAX_CALLS) break
     recognize(context)
   }
+  dropMarkupInsideJson(context)
   addJsonCandidates(context)
   for (const recognize of LATE_RECOGNIZERS) {
     if (context.found.length >= MAX_CALLS) break
@@ -95,6 +96,41 @@ function extractCallsFrom(text: string, options: ExtractCallsOptions): ExtractCa
 function insideAny(ranges: readonly TextRange[], position: number): boolean {
   for (const [start, end] of ranges) if (position >= start && position < end) return true
   return false
+}
+
+/**
+ * Markup that sits inside a complete JSON value is text of that value (`{"text": "<tool_call>…"}`),
+ * never a call: a real call's JSON body lies inside the markup, not the other way round.
+ */
+function dropMarkupInsideJson(context: ExtractionContext): void {
+  const { spans } = context.scan
+  if (context.found.length === 0 || spans.length === 0) return
+  const verdicts = new Map<JsonSpan, boolean>()
+  context.found = context.found.filter((found) => {
+    const span = outermostSpanAround(spans, found.call.start)
+    if (!span || span.start >= found.call.start || found.end > span.end || span.depth > MAX_JSON_DEPTH) return true
+    let parses = verdicts.get(span)
+    if (parses === undefined) {
+      parses = parseLenientJson(context.text.slice(span.start, span.end)) !== undefined
+      verdicts.set(span, parses)
+    }
+    return !parses
+  })
+}
+
+/** The outermost span that starts at or before `position` and ends after it (spans are sorted). */
+function outermostSpanAround(spans: readonly JsonSpan[], position: number): JsonSpan | undefined {
+  let low = 0
+  let high = spans.length - 1
+  let found: JsonSpan | undefined
+  while (low <= high) {
+    const middle = (low + high) >> 1
+    if (spans[middle]!.start <= position) {
+      found = spans[middle]
+      low = middle + 1
+    } else high = middle - 1
+  }
+  return found && found.end > position ? found : undefined
 }
 
 function addJsonCandidates(context: ExtractionContext): void {
