@@ -4,7 +4,7 @@ import { recognizePythonicCalls } from './markup-pythonic'
 import { MAX_CALLS, addFound, cleanToolName, fenceAround, findFences, findSpecialTokens, overlapsAny, tokenStartingAt } from './markup-shared'
 import type { ExtractedCall, ExtractionContext } from './markup-shared'
 import { recognizeTokenCalls } from './markup-tokens'
-import { recognizeArgumentPairs, recognizeWrappers, recognizeXmlCalls } from './markup-xml'
+import { recognizeArgumentPairs, recognizeNamedElements, recognizeWrappers, recognizeXmlCalls } from './markup-xml'
 import { scanJson } from './scan-json'
 import type { JsonSpan, TextRange } from './scan-json'
 
@@ -29,6 +29,7 @@ const MAX_JSON_VISITS = 256
 // general ones (and the plain JSON candidates) never see the same call twice.
 const MARKUP_RECOGNIZERS: ReadonlyArray<(context: ExtractionContext) => void> = [
   recognizeXmlCalls,
+  recognizeNamedElements,
   recognizeArgumentPairs,
   recognizeWrappers,
   recognizeTokenCalls,

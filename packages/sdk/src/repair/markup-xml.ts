@@ -352,6 +352,28 @@ export function recognizeWrappers(context: ExtractionContext): void {
       addFound(context, { name: cleanToolName(trimmed), args: {}, format: 'tool-markup:glm', fixes: [], start: tag.start }, closeEnd)
       continue
     }
+    // A name, then JSON: `<tool_call>scroll\n{"down": true}</tool_call>`.
+    const nameEnd = readName(text, skipSpaces(text, tag.end, bodyEnd))
+    const nameStart = skipSpaces(text, tag.end, bodyEnd)
+    if (nameEnd > nameStart) {
+      // `name:`, or Kimi's call index `functions.name:0`.
+      let afterName = skipSpaces(text, nameEnd, bodyEnd)
+      if (text.charCodeAt(afterName) === 58) {
+        afterName++
+        while (afterName < bodyEnd && text.charCodeAt(afterName) >= 48 && text.charCodeAt(afterName) <= 57) afterName++
+        afterName = skipSpaces(text, afterName, bodyEnd)
+      }
+      const json = readJsonBody(context, afterName, bodyEnd)
+      if (json === 'truncated') {
+        context.truncated = true
+        continue
+      }
+      if (json && json.value !== null && typeof json.value === 'object') {
+        addFound(context, { name: cleanToolName(text.slice(nameStart, nameEnd)), args: json.value, format: 'tool-markup:hermes', fixes: json.fixes, start: tag.start }, closeEnd)
+        if (closeIndex >= 0) index = closeIndex
+        continue
+      }
+    }
     let cursor = tag.end
     let first = true
     while (cursor < bodyEnd && context.found.length < MAX_CALLS) {
@@ -380,4 +402,60 @@ function skipSeparators(text: string, from: number, to: number): number {
     else break
   }
   return cursor
+}
+
+/**
+ * A known tool name used as the element name: `<scroll>{"down": true}</scroll>` or
+ * `<click_element_by_index><index>3</index></click_element_by_index>` (models prompted in XML).
+ */
+export function recognizeNamedElements(context: ExtractionContext): void {
+  const { text, names } = context
+  if (!names || names.size === 0 || !text.includes('<')) return
+  for (const name of names) {
+    if (context.found.length >= MAX_CALLS) return
+    const open = `<${name}>`
+    const close = `</${name}>`
+    let at = text.indexOf(open)
+    while (at >= 0 && context.found.length < MAX_CALLS) {
+      const bodyStart = at + open.length
+      const closeAt = text.indexOf(close, bodyStart)
+      const bodyEnd = closeAt < 0 ? text.length : closeAt
+      const callEnd = closeAt < 0 ? text.length : closeAt + close.length
+      const body = readElementBody(context, bodyStart, bodyEnd)
+      if (body === 'truncated') {
+        context.truncated = true
+        return
+      }
+      if (body) addFound(context, { name, args: body.value, format: 'tool-markup:xml', fixes: body.fixes, start: at }, callEnd)
+      at = text.indexOf(open, callEnd)
+    }
+  }
+}
+
+const CHILD_OPEN = /<([A-Za-z_][\w.-]{0,60})>/g
+const MAX_CHILDREN = 64
+
+/** A JSON body, child elements as key/value pairs, or nothing (an empty body is no arguments). */
+function readElementBody(context: ExtractionContext, from: number, to: number): { value: unknown; fixes: string[] } | 'truncated' | undefined {
+  const { text } = context
+  const json = readJsonBody(context, from, to)
+  if (json === 'truncated') return json
+  if (json) return { value: json.value, fixes: json.fixes }
+  const args: Record<string, unknown> = {}
+  let cursor = skipSpaces(text, from, to)
+  let children = 0
+  while (cursor < to && children < MAX_CHILDREN) {
+    CHILD_OPEN.lastIndex = cursor
+    const child = CHILD_OPEN.exec(text)
+    // Only whitespace may separate the children; anything else means this is prose, not arguments.
+    if (!child || child.index !== cursor || child.index >= to) return undefined
+    const valueStart = child.index + child[0].length
+    const childClose = text.indexOf(`</${child[1]}>`, valueStart)
+    if (childClose < 0 || childClose > to) return to >= text.length ? 'truncated' : undefined
+    setOwn(args, child[1]!, readValue(text.slice(valueStart, childClose), false))
+    children++
+    cursor = skipSpaces(text, childClose + child[1]!.length + 3, to)
+  }
+  if (cursor < to) return undefined
+  return { value: args, fixes: [] }
 }
