@@ -427,6 +427,8 @@ export function recognizeNamedElements(context: ExtractionContext): void {
         return
       }
       if (body) addFound(context, { name, args: body.value, format: 'tool-markup:xml', fixes: body.fixes, start: at }, callEnd)
+      // Without a closer this body ran to the end of the text: no later element can be whole.
+      if (closeAt < 0) break
       at = text.indexOf(open, callEnd)
     }
   }
@@ -442,6 +444,7 @@ function readElementBody(context: ExtractionContext, from: number, to: number): 
   if (json === 'truncated') return json
   if (json) return { value: json.value, fixes: json.fixes }
   const args: Record<string, unknown> = {}
+  const body = text.slice(from, to)
   let cursor = skipSpaces(text, from, to)
   let children = 0
   while (cursor < to && children < MAX_CHILDREN) {
@@ -450,8 +453,10 @@ function readElementBody(context: ExtractionContext, from: number, to: number): 
     // Only whitespace may separate the children; anything else means this is prose, not arguments.
     if (!child || child.index !== cursor || child.index >= to) return undefined
     const valueStart = child.index + child[0].length
-    const childClose = text.indexOf(`</${child[1]}>`, valueStart)
-    if (childClose < 0 || childClose > to) return to >= text.length ? 'truncated' : undefined
+    // Searched within the body only, so elements that never close cost their own length, not the text's.
+    const closeInBody = body.indexOf(`</${child[1]}>`, valueStart - from)
+    const childClose = closeInBody < 0 ? -1 : from + closeInBody
+    if (childClose < 0) return to >= text.length ? 'truncated' : undefined
     setOwn(args, child[1]!, readValue(text.slice(valueStart, childClose), false))
     children++
     cursor = skipSpaces(text, childClose + child[1]!.length + 3, to)
