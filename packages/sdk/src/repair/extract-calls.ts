@@ -10,7 +10,6 @@ import type { JsonSpan, TextRange } from './scan-json'
 
 export type { ExtractedCall } from './markup-shared'
 
-
 export interface ExtractCallsOptions {
   /** Known tool and action names: they decide whether `foo(x=1)` in prose or a bare `foo` is a call. */
   names?: ReadonlySet<string>
@@ -51,7 +50,7 @@ const LATE_RECOGNIZERS: ReadonlyArray<(context: ExtractionContext) => void> = [r
  * @example
  * ```ts
  * extractCalls('Sure! ```json\n{"name": "scroll", "arguments": {"down": true}}\n```')
- * // { calls: [{ args: { name: 'scroll', arguments: { down: true } }, format: 'content-json', fixes: ['fenced'], start: 15 }], truncated: false }
+ * // { calls: [{ args: { name: 'scroll', arguments: { down: true } }, format: 'content-json', fixes: ['fenced'], start: 14 }], truncated: false }
  * ```
  */
 export function extractCalls(text: string, options: ExtractCallsOptions = {}): ExtractCallsResult {
