@@ -1,6 +1,7 @@
-import { normalizeModelName, type AdapterContext, type ChatRequest, type ChatResponse } from '@wildcall/sdk'
+import { createAdapterRegistry, createClient, defineTool, normalizeModelName, type AdapterContext, type ChatRequest, type ChatResponse } from '@wildcall/sdk'
 import { testAdapter } from '@wildcall/sdk/testing'
 import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import contextWindowExceeded from './__fixtures__/claude-context-window-exceeded.json'
 import creditBalance from './__fixtures__/claude-credit-balance.json'
 import overloaded from './__fixtures__/claude-overloaded.json'
@@ -29,6 +30,7 @@ testAdapter(claudeAdapter(), {
     { name: '400 credit balance too low', model: 'claude-sonnet-4-5', status: 400, response: creditBalance, expected: { error: 'quota_exceeded' } },
     { name: '400 prompt is too long', model: 'claude-sonnet-4-5', status: 400, response: promptTooLong, expected: { error: 'context_length' } },
     { name: 'overloaded_error inside a 200', model: 'claude-sonnet-4-5', response: overloaded, expected: { error: 'server_error' } },
+    { name: '529 overloaded_error', model: 'claude-sonnet-4-5', status: 529, response: overloaded, expected: { error: 'server_error' } },
   ],
   finishes: [
     { reason: 'end_turn', expected: 'ok' },
@@ -78,5 +80,38 @@ describe('claudeAdapter', () => {
       reasoning_content: 'The results are below the fold.',
       tool_calls: [{ id: 'toolu_01A9bXcYdZe2f3G4h5J6k7L8', type: 'function', function: { name: 'scroll', arguments: '{"down":true,"num_pages":2}' } }],
     })
+  })
+})
+
+// The adapter has no classifyError: Anthropic's error wording is the SDK's to classify. These run
+// the whole pipeline (with the Claude adapter in the chain) and pin down what a caller relies on.
+describe("Anthropic's errors through the pipeline", () => {
+  const failWith = (status: number, body: unknown) =>
+    createClient({
+      baseURL: 'https://api.anthropic.com/v1',
+      model: 'claude-sonnet-4-5',
+      registry: createAdapterRegistry(),
+      adapters: [claudeAdapter()],
+      maxRetries: 0,
+      customFetch: async () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }),
+    })
+      .invoke([{ role: 'user', content: 'go' }], { done: defineTool({ inputSchema: z.object({ text: z.string() }) }) })
+      .catch((error: unknown) => error)
+
+  it('should report a low credit balance as a final quota_exceeded that quotes Anthropic', async () => {
+    const failure = await failWith(400, creditBalance)
+    expect(failure).toMatchObject({ type: 'quota_exceeded', retryable: false, status: 400 })
+    expect((failure as Error).message).toContain('credit balance is too low')
+  })
+
+  it('should report "prompt is too long" as a final context_length', async () => {
+    expect(await failWith(400, promptTooLong)).toMatchObject({ type: 'context_length', retryable: false })
+  })
+
+  it('should report overloaded_error as a retryable server_error, in a 200 or a 529', async () => {
+    expect(await failWith(200, overloaded)).toMatchObject({ type: 'server_error', retryable: true })
+    const failure = await failWith(529, overloaded)
+    expect(failure).toMatchObject({ type: 'server_error', retryable: true, status: 529 })
+    expect((failure as Error).message).toContain('overloaded')
   })
 })

@@ -1,13 +1,4 @@
-import {
-  InvokeError,
-  type Adapter,
-  type AdapterContext,
-  type ChatResponse,
-  type ChatToolCall,
-  type ErrorContext,
-  type FinishClass,
-  type InvokeErrorType,
-} from '@wildcall/sdk'
+import type { Adapter, AdapterContext, ChatResponse, ChatToolCall, FinishClass } from '@wildcall/sdk'
 
 // Opus, Sonnet and Haiku accept `thinking: { type: 'disabled' }` and a forced tool choice.
 const SWITCHABLE = /(?:^|-)(?:opus|sonnet|haiku)(?:-|$)/
@@ -31,8 +22,9 @@ const FINISH: Record<string, FinishClass> = {
  * OpenAI's shapes), `tool_choice` in Anthropic's shape (`'required'` → `{ type: 'any' }`, a named
  * tool → `{ type: 'tool', name }`). Other Claude models, which always think, get
  * `reasoning_effort: 'low'` and no `tool_choice` (thinking forbids a forced choice). Responses:
- * Anthropic stop reasons, native `tool_use`/`thinking` content blocks a proxy passed through, and
- * Anthropic's error wording (credit balance, `overloaded_error`, `prompt is too long`).
+ * Anthropic stop reasons and native `tool_use`/`thinking` content blocks a proxy passed through.
+ * Anthropic's error wording (credit balance, `overloaded_error`, `prompt is too long`) needs no
+ * adapter: the SDK's own classification already recognises it.
  *
  * @example
  * ```ts
@@ -69,19 +61,6 @@ export function claudeAdapter(): Adapter {
     },
     fixResponse(response) {
       return liftContentBlocks(response)
-    },
-    classifyError(error, context) {
-      const text = context.bodyText
-      if (/credit balance is too low/i.test(text)) {
-        return context.reclassify('quota_exceeded', 'The Anthropic credit balance is too low. Buy credits; retrying does not help.')
-      }
-      if (/prompt is too long/i.test(text)) {
-        return context.reclassify('context_length', "The prompt is over Claude's context window (\"prompt is too long\"). Shorten the history.")
-      }
-      if (/overloaded_error/.test(text) && error.type !== 'server_error') {
-        return context.reclassify('server_error', 'Anthropic is overloaded (overloaded_error). Retrying after a pause usually helps.')
-      }
-      return undefined
     },
   }
 }
