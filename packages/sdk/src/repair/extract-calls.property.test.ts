@@ -63,7 +63,7 @@ describe('extractCalls properties', () => {
         expect(first!.name).toBe(expected.name)
         expect(first!.args).toEqual(expected.args)
       }),
-      { numRuns: 150 },
+      { numRuns: 200 },
     )
   })
 

@@ -70,6 +70,7 @@ const table: Array<[label: string, text: string, expected: Expected[]]> = [
   ['pythonic in python_start', '<|python_start|>[scroll(down=False)]<|python_end|>', [{ name: 'scroll', args: { down: false }, format: 'tool-markup:pythonic' }]],
   ['pythonic in tool_call_start (LFM2)', '<|tool_call_start|>[click_element_by_index(index=3)]<|tool_call_end|>', [{ name: 'click_element_by_index', args: { index: 3 }, format: 'tool-markup:pythonic' }]],
   ['llama builtin python_tag', '<|python_tag|>brave_search.call(query="weather in SF")', [{ name: 'brave_search', args: { query: 'weather in SF' }, format: 'tool-markup:python-tag' }]],
+  ['pythonic string holding brackets', "[input_text(index=1, text='[- {\"a\": 1} ]')]", [{ name: 'input_text', args: { index: 1, text: '[- {"a": 1} ]' }, format: 'tool-markup:pythonic' }]],
   ['pythonic no arguments', '[done()]', [{ name: 'done', args: {}, format: 'tool-markup:pythonic' }]],
   ['pythonic single positional', '[wait(3)]', [{ name: 'wait', args: 3, format: 'tool-markup:pythonic' }]],
   ['pythonic tuple and negative', '[scroll(amount=-2.5, box=(1, 2))]', [{ name: 'scroll', args: { amount: -2.5, box: [1, 2] }, format: 'tool-markup:pythonic' }]],

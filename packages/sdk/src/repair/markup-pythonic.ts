@@ -238,6 +238,8 @@ function readCallAt(context: ExtractionContext, open: number, budget: Budget): n
   if (nameStart === open || !isNameStart(text.charCodeAt(nameStart))) return open + 1
   // Part of a longer word or a path (`/usr/bin(`): not a call.
   if (nameStart > 0 && (isNameCode(text.charCodeAt(nameStart - 1)) || text.charCodeAt(nameStart - 1) === 47)) return open + 1
+  // Inside a call already read (a parenthesis in one of its strings): skip past that call.
+  for (const found of context.found) if (nameStart >= found.call.start && nameStart < found.end) return found.end
   let rawName = text.slice(nameStart, open)
   if (rawName.endsWith('.')) return open + 1
   let format = 'pythonic'
@@ -275,9 +277,11 @@ function readCallAt(context: ExtractionContext, open: number, budget: Budget): n
   }
   if (!parsed) return open + 1
   if (!confident && !parsed.keywordOnly) return open + 1
-  // JSON found inside the parentheses is an argument of this call, not a call of its own.
+  // JSON that starts inside the parentheses is an argument of this call (or, when it runs past the
+  // closing parenthesis, a bracket in one of its strings), never a call of its own. JSON that starts
+  // before the name holds this "call" in one of its strings.
   const inside = context.found.filter((found) => found.call.start < parsed.end && nameStart < found.end)
-  if (inside.some((found) => found.call.format !== 'content-json' || found.call.start < nameStart || found.end > parsed.end)) return parsed.end
+  if (inside.some((found) => found.call.format !== 'content-json' || found.call.start < nameStart)) return parsed.end
   if (inside.length > 0) context.found = context.found.filter((found) => !inside.includes(found))
   addFound(context, { name, args: parsed.args, format: `tool-markup:${format}`, fixes: [], start: nameStart }, parsed.end)
   return parsed.end

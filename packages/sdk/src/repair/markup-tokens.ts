@@ -50,6 +50,8 @@ interface Boundary {
   callish: boolean
   /** Only a known tool name may follow (the start of the answer is no marker of its own). */
   knownNameOnly?: boolean
+  /** Without a name after it, the boundary is no call. */
+  needsName?: boolean
 }
 
 function boundaryOf(token: SpecialToken): Boundary {
@@ -58,20 +60,21 @@ function boundaryOf(token: SpecialToken): Boundary {
 
 // Text markers that name a recipient or an action without special tokens: Harmony's `to=` (it
 // survives when a server strips the tokens), Functionary's `>>>name`, ReAct's `Action: name`.
-const TEXT_MARKERS: ReadonlyArray<{ marker: string; family: string }> = [
-  { marker: 'to=', family: 'harmony' },
-  { marker: '>>>', family: 'functionary' },
-  { marker: 'Action:', family: 'react' },
+// A recipient marker is only a call when a name follows it (`to=[]` is a keyword argument).
+const TEXT_MARKERS: ReadonlyArray<{ marker: string; family: string; needsName: boolean }> = [
+  { marker: 'to=', family: 'harmony', needsName: true },
+  { marker: '>>>', family: 'functionary', needsName: true },
+  { marker: 'Action:', family: 'react', needsName: false },
 ]
 
 /** Text-marker boundaries, in text order. A marker must follow a space, a line break or a tag. */
 function findTextMarkers(text: string): Boundary[] {
   const boundaries: Boundary[] = []
-  for (const { marker, family } of TEXT_MARKERS) {
+  for (const { marker, family, needsName } of TEXT_MARKERS) {
     let at = text.indexOf(marker)
     while (at >= 0 && boundaries.length < 10_000) {
       const before = at === 0 ? 32 : text.charCodeAt(at - 1)
-      if (before === 32 || before === 10 || before === 9 || before === 62 || before === 124) boundaries.push({ start: at, end: at + marker.length, family, callish: true })
+      if (before === 32 || before === 10 || before === 9 || before === 62 || before === 124) boundaries.push({ start: at, end: at + marker.length, family, callish: true, needsName })
       at = text.indexOf(marker, at + marker.length)
     }
   }
@@ -126,6 +129,7 @@ function readAfterBoundary(context: ExtractionContext, boundary: Boundary): void
     if (context.names?.has(cleaned) || !NOT_NAMES.has(cleaned.toLowerCase())) name = cleaned
   }
   if (boundary.knownNameOnly && !(name && context.names?.has(name))) return
+  if (boundary.needsName && !name) return
 
   let fenced = false
   let tokensInGap = 0
