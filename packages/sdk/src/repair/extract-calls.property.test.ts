@@ -67,6 +67,49 @@ describe('extractCalls properties', () => {
     )
   })
 
+  // XML formats carry every value as text: the arguments read back as the same strings.
+  const textValue = fc.string({ maxLength: 30 }).filter((text) => !text.includes('<') && !/^[\r\n]|[\r\n]$/.test(text) && !/^\s*[[{]/.test(text))
+  const textArguments = fc.dictionary(identifier, textValue, { maxKeys: 4 })
+  const xmlWraps: Record<string, (name: string, args: Record<string, string>) => string> = {
+    'qwen xml': (name, args) => `<tool_call>\n<function=${name}>\n${Object.entries(args).map(([key, item]) => `<parameter=${key}>\n${item}\n</parameter>\n`).join('')}</function>\n</tool_call>`,
+    minimax: (name, args) => `<minimax:tool_call><invoke name="${name}">${Object.entries(args).map(([key, item]) => `<parameter name="${key}">${item}</parameter>`).join('')}</invoke></minimax:tool_call>`,
+    dsml: (name, args) => `<｜DSML｜function_calls><｜DSML｜invoke name="${name}">${Object.entries(args).map(([key, item]) => `<｜DSML｜parameter name="${key}" string="true">${item}</｜DSML｜parameter>`).join('')}</｜DSML｜invoke></｜DSML｜function_calls>`,
+    glm: (name, args) => `<tool_call>${name}${Object.entries(args).map(([key, item]) => `<arg_key>${key}</arg_key><arg_value>${item}</arg_value>`).join('')}</tool_call>`,
+  }
+  it.each(Object.keys(xmlWraps))('should read back any text arguments wrapped as %s', (wrapName) => {
+    fc.assert(
+      fc.property(toolName, textArguments, (name, args) => {
+        const result = extractCalls(xmlWraps[wrapName]!(name, args), { names })
+        expect(result.truncated).toBe(false)
+        expect(result.calls[0]?.name).toBe(name)
+        expect(result.calls[0]?.args).toEqual(wrapName === 'glm' && Object.keys(args).length === 0 ? {} : args)
+      }),
+      { numRuns: 200 },
+    )
+  })
+
+  it('should read back any arguments written in Gemma call syntax', () => {
+    const gemmaText = fc.string({ maxLength: 20 }).filter((text) => !text.includes('<|"|>'))
+    const gemmaValue = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: 'small' }, gemmaText, number, fc.boolean(), fc.constant(null), fc.array(tie('value'), { maxLength: 3 }), fc.dictionary(identifier, tie('value'), { maxKeys: 3 })),
+    })).value
+    const render = (input: unknown): string => {
+      if (typeof input === 'string') return `<|"|>${input}<|"|>`
+      if (input === null || typeof input !== 'object') return JSON.stringify(input)
+      if (Array.isArray(input)) return `[${input.map(render).join(',')}]`
+      return `{${Object.entries(input).map(([key, item]) => `${key}:${render(item)}`).join(',')}}`
+    }
+    fc.assert(
+      fc.property(toolName, fc.dictionary(identifier, gemmaValue, { maxKeys: 4 }), (name, args) => {
+        const result = extractCalls(`<start_function_call>call:${name}${render(args)}<end_function_call>`, { names })
+        expect(result.truncated).toBe(false)
+        expect(result.calls[0]?.name).toBe(name)
+        expect(result.calls[0]?.args).toEqual(args)
+      }),
+      { numRuns: 200 },
+    )
+  })
+
   it('should never throw, pollute a prototype or take long on random markup soup', () => {
     const piece = fc.constantFrom(
       '<tool_call>', '</tool_call>', '<function=', 'scroll', '>', '<parameter=', '</parameter>', '[TOOL_CALLS]', '[ARGS]', '<|tool_call_begin|>',
