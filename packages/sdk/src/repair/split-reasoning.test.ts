@@ -17,6 +17,9 @@ describe('splitReasoning', () => {
     ['two blocks', '<think>one</think>A<think>two</think>B', 'A\nB', 'one\n\ntwo'],
     ['nested think', '<think>outer <think>inner</think> more</think>done', 'done', 'outer <think>inner</think> more'],
     ['harmony analysis channel', '<|channel|>analysis<|message|>Plan.<|end|><|start|>assistant<|channel|>commentary to=functions.scroll<|message|>{}', '<|start|>assistant<|channel|>commentary to=functions.scroll<|message|>{}', 'Plan.'],
+    ['tags inside a JSON string are text', '{"name": "input_text", "arguments": {"text": "wrap it in <think>tags</think>"}}', '{"name": "input_text", "arguments": {"text": "wrap it in <think>tags</think>"}}', ''],
+    ['reasoning holding JSON, then JSON', '<think>draft {"a": 0}</think>{"text": "no </think> here"}', '{"text": "no </think> here"}', 'draft {"a": 0}'],
+    ['stray brace in reasoning', '<think>use { "x</think>{"a":1}', '{"a":1}', 'use { "x'],
     ['no reasoning', '{"a": 1}', '{"a": 1}', ''],
     ['the word think in prose', 'I think this is right: {"a": 1}', 'I think this is right: {"a": 1}', ''],
   ]

@@ -1,3 +1,7 @@
+import { parseLenientJson } from './lenient-json'
+import { scanJson } from './scan-json'
+import type { JsonSpan } from './scan-json'
+
 export interface SplitReasoningResult {
   /** The content outside every reasoning block, trimmed. */
   answer: string
@@ -36,7 +40,7 @@ export function splitReasoning(content: string): SplitReasoningResult {
   let depth = 0
   let reasoningStart = 0
 
-  const blocks = collectMarkers(content)
+  const blocks = dropMarkersInsideJson(content, collectMarkers(content))
   for (const marker of blocks) {
     found = true
     if (marker.open) {
@@ -67,6 +71,32 @@ export function splitReasoning(content: string): SplitReasoningResult {
     reasoning: reasoningParts.map((part) => part.trim()).filter(Boolean).join('\n\n'),
     fixes: found ? ['stripped-reasoning'] : [],
   }
+}
+
+/**
+ * A tag inside a complete JSON value is text of that value (`{"text": "wrap it in <think>"}`), not
+ * the model's reasoning. Only spans that hold a marker are parsed.
+ */
+function dropMarkersInsideJson(content: string, markers: Marker[]): Marker[] {
+  if (markers.length === 0 || (!content.includes('{') && !content.includes('['))) return markers
+  const { spans } = scanJson(content)
+  if (spans.length === 0) return markers
+  const verdicts = new Map<JsonSpan, boolean>()
+  let spanIndex = 0
+  return markers.filter((marker) => {
+    while (spanIndex < spans.length && spans[spanIndex]!.end <= marker.start) spanIndex++
+    const span = spans[spanIndex]
+    if (!span || span.start >= marker.start || span.end < marker.end) return true
+    let parses = verdicts.get(span)
+    if (parses === undefined) {
+      // Only a well-formed value (Python quotes allowed) counts: a repair could turn the stray brace
+      // of a reasoning block plus its closing tag into "JSON".
+      const parsed = parseLenientJson(content.slice(span.start, span.end))
+      parses = parsed !== undefined && !parsed.fixes.includes('lenient-json')
+      verdicts.set(span, parses)
+    }
+    return !parses
+  })
 }
 
 interface Marker {
