@@ -110,6 +110,7 @@ const table: Array<[label: string, text: string, expected: Expected[]]> = [
   ['qwen xml python literal value', "<function=search><parameter=filters>{'site': 'x.org', 'safe': True}</parameter></function>", [{ name: 'search', args: { filters: { site: 'x.org', safe: true } }, format: 'tool-markup:qwen-xml' }]],
   ['qwen xml missing function closer', '<tool_call><function=scroll><parameter=down>true</parameter></tool_call>', [{ name: 'scroll', args: { down: 'true' }, format: 'tool-markup:qwen-xml' }]],
   ['qwen xml value with markup inside', '<function=input_text><parameter=text>a <b>bold</b> move & {more}</parameter></function>', [{ name: 'input_text', args: { text: 'a <b>bold</b> move & {more}' }, format: 'tool-markup:qwen-xml' }]],
+  ['xml value in CDATA', '<invoke name="input_text"><parameter name="text"><![CDATA[a <b>bold</b> move]]></parameter></invoke>', [{ name: 'input_text', args: { text: 'a <b>bold</b> move' }, format: 'tool-markup:minimax' }]],
   ['qwen xml two functions', '<function=scroll><parameter=down>true</parameter></function><function=done></function>', [
     { name: 'scroll', args: { down: 'true' }, format: 'tool-markup:qwen-xml' },
     { name: 'done', args: {}, format: 'tool-markup:qwen-xml' },

@@ -120,7 +120,10 @@ function trimValueText(value: string): string {
  * DSML marks `string="false"`, is parsed. Scalars stay text for the schema-guided coercion.
  */
 function readValue(raw: string, typed: boolean): unknown {
-  const text = trimValueText(raw)
+  let text = trimValueText(raw)
+  // A CDATA section protects markup inside a value; its content is the value.
+  const cdata = /^\s*<!\[CDATA\[([\s\S]*)\]\]>\s*$/.exec(text)
+  if (cdata) text = cdata[1]!
   const trimmed = text.trim()
   const first = trimmed.charCodeAt(0)
   if (typed || first === 123 || first === 91) {
