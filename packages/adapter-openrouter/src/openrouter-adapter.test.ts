@@ -26,6 +26,9 @@ testAdapter(openrouterAdapter(), {
     { name: 'off wins when a model adapter set both thinking disabled and an effort', model: 'tencent/hy-t1', baseURL: openrouter, before: { thinking: { type: 'disabled' }, reasoning_effort: 'low' }, after: { reasoning: { enabled: false } }, absent: ['thinking', 'reasoning_effort', 'reasoning.effort'] },
     { name: 'thinking enabled with a budget → reasoning { enabled: true, max_tokens }', model: 'anthropic/claude-opus-4.1', baseURL: openrouter, before: { thinking: { type: 'enabled', budget_tokens: 2048 } }, after: { reasoning: { enabled: true, max_tokens: 2048 } }, absent: ['thinking'] },
     { name: 'a body without reasoning fields is left alone', model: 'openai/gpt-4.1', baseURL: openrouter, after: { parallel_tool_calls: false, tool_choice: 'required' }, absent: ['reasoning'] },
+    { name: 'an existing reasoning object is merged', model: 'openai/gpt-5.2', baseURL: openrouter, before: { reasoning: { exclude: true }, reasoning_effort: 'high' }, after: { reasoning: { exclude: true, enabled: true, effort: 'high' } }, absent: ['reasoning_effort'] },
+    { name: 'off drops an existing effort and budget, keeps the rest', model: 'anthropic/claude-sonnet-4.5', baseURL: openrouter, before: { reasoning: { exclude: true, effort: 'high', max_tokens: 512 }, thinking: { type: 'disabled' } }, after: { reasoning: { exclude: true, enabled: false } }, absent: ['thinking', 'reasoning.effort', 'reasoning.max_tokens'] },
+    { name: "a user's own reasoning object alone is kept as it is", model: 'openai/gpt-5.2', baseURL: openrouter, before: { reasoning: { effort: 'low' } }, after: { reasoning: { effort: 'low' } }, absent: ['reasoning.enabled'] },
   ],
   responses: [
     { name: 'a tool call relayed from Anthropic', model: 'anthropic/claude-sonnet-4.5', baseURL: openrouter, response: toolCall, expected: { name: 'done', args: { text: 'Booked the 9:40 train.' } } },
@@ -33,6 +36,15 @@ testAdapter(openrouterAdapter(), {
     { name: '403 moderation is content_filter, not auth', model: 'anthropic/claude-sonnet-4.5', baseURL: openrouter, status: 403, response: moderation, expected: { error: 'content_filter' } },
     { name: 'context window in metadata.raw', model: 'anthropic/claude-sonnet-4.5', baseURL: openrouter, status: 400, response: upstreamContextLength, expected: { error: 'context_length' } },
     { name: '429 free-models-per-day is quota_exceeded', model: 'qwen/qwen3-235b-a22b:free', baseURL: openrouter, status: 429, response: freeModelsPerDay, expected: { error: 'quota_exceeded' } },
+    // The SDK's own classification of OpenRouter's envelope (the adapter only names the upstream).
+    { name: '200 with code 502 is server_error', model: 'anthropic/claude-sonnet-4.5', baseURL: openrouter, response: { error: { code: 502, message: 'Provider returned error', metadata: { raw: 'upstream connect error', provider_name: 'Together' } } }, expected: { error: 'server_error' } },
+    { name: '200 with code 408 is timeout', model: 'anthropic/claude-sonnet-4.5', baseURL: openrouter, response: { error: { code: 408, message: 'Timed out waiting for the upstream provider' } }, expected: { error: 'timeout' } },
+    { name: '200 with code 402 is quota_exceeded', model: 'anthropic/claude-sonnet-4.5', baseURL: openrouter, response: { error: { code: 402, message: 'This request requires more credits, or fewer max_tokens.' } }, expected: { error: 'quota_exceeded' } },
+    { name: '401 is auth_error', model: 'anthropic/claude-sonnet-4.5', baseURL: openrouter, status: 401, response: { error: { code: 401, message: 'No auth credentials found' } }, expected: { error: 'auth_error' } },
+    { name: '404 no endpoints is model_not_found', model: 'anthropic/claude-sonnet-4.5', baseURL: openrouter, status: 404, response: { error: { code: 404, message: 'No endpoints found that support tool use.' } }, expected: { error: 'model_not_found' } },
+    // Upstream wordings only the adapter reads.
+    { name: "'too many input tokens' in metadata.raw is context_length", model: 'meta-llama/llama-3.3-70b-instruct', baseURL: openrouter, status: 400, response: { error: { code: 400, message: 'Provider returned error', metadata: { raw: 'Input validation error: too many input tokens', provider_name: 'Fireworks' } } }, expected: { error: 'context_length' } },
+    { name: 'an upstream 429 relayed as a 400 is rate_limit', model: 'google/gemini-2.5-flash', baseURL: openrouter, status: 400, response: { error: { code: 400, message: 'Provider returned error', metadata: { raw: { error: { code: 429, message: 'Resource exhausted' } }, provider_name: 'Google' } } }, expected: { error: 'rate_limit' } },
   ],
 })
 
@@ -82,5 +94,23 @@ describe('openrouterAdapter', () => {
     const failure = await client.invoke([{ role: 'user', content: 'hi' }], tools).catch((error: unknown) => error)
     expect(failure).toMatchObject({ type: 'rate_limit', retryable: true, status: 429 })
     expect((failure as Error).message).toContain('Chutes')
+  })
+
+  it('should name the upstream provider and keep the verdict retryable when a 502 relays its rate limit', async () => {
+    server.setScript([{ status: 502, body: { error: { code: 502, message: 'Provider returned error', metadata: { raw: 'rate limit exceeded, slow down', provider_name: 'DeepInfra' } } } }])
+    const client = createClient({ baseURL: openrouter, model: 'meta-llama/llama-3.3-70b-instruct', registry: createAdapterRegistry(), adapters: [openrouterAdapter()], customFetch: toServer, maxRetries: 0 })
+    const failure = await client.invoke([{ role: 'user', content: 'hi' }], tools).catch((error: unknown) => error)
+    expect(failure).toMatchObject({ type: 'rate_limit', retryable: true, status: 502 })
+    expect((failure as Error).message).toContain('DeepInfra')
+  })
+
+  it('should report moderation as a final content_filter and name the upstream on a context-window error', async () => {
+    server.setScript([{ status: 403, body: moderation }, { status: 400, body: upstreamContextLength }])
+    const client = createClient({ baseURL: openrouter, model: 'anthropic/claude-sonnet-4.5', registry: createAdapterRegistry(), adapters: [openrouterAdapter()], customFetch: toServer, maxRetries: 0 })
+    const flagged = await client.invoke([{ role: 'user', content: 'hi' }], tools).catch((error: unknown) => error)
+    expect(flagged).toMatchObject({ type: 'content_filter', retryable: false, status: 403 })
+    const tooLong = await client.invoke([{ role: 'user', content: 'hi' }], tools).catch((error: unknown) => error)
+    expect(tooLong).toMatchObject({ type: 'context_length', retryable: false })
+    expect((tooLong as Error).message).toContain('Anthropic')
   })
 })
