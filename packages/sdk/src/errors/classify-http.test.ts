@@ -73,6 +73,13 @@ describe('classifyHttpError', () => {
       expect(error.retryAfterMs).toBe(4_200)
     })
 
+    it('should keep a quota of "limit: 0" final even when Gemini says when to retry', () => {
+      const body = [{ error: { code: 429, message: 'You exceeded your current quota, please check your plan and billing details.\n* Quota exceeded for metric: generativelanguage.googleapis.com/generate_content_free_tier_requests, limit: 0, model: gemini-2.5-pro\nPlease retry in 41.7s.', status: 'RESOURCE_EXHAUSTED' } }]
+      const error = classify(429, body)
+      expect(error.type).toBe('quota_exceeded')
+      expect(error.retryable).toBe(false)
+    })
+
     it('should classify a plain 429 as rate_limit with the server delay', () => {
       const error = classify(429, openai('Rate limit reached for gpt-4o in organization org-1 on tokens per min (TPM): Limit 30000, Used 29000, Requested 2000. Please try again in 9.816s.', 'rate_limit_exceeded', 'tokens'))
       expect(error.type).toBe('rate_limit')

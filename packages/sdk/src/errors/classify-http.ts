@@ -153,8 +153,9 @@ function decide(status: number, detail: ProviderErrorDetail, haystack: string, r
     return { type: 'context_length', what: "the prompt is longer than the model's context window", advice: 'Shorten the conversation (drop or summarise old messages, trim tool results) or use a model with a larger window; retrying the same request will not help.' }
   }
   // Quota before rate: OpenAI sends `insufficient_quota` with 429, and retrying never helps it. A
-  // "quota" message that also says when to retry (Gemini's per-minute quotas) is a rate limit.
-  if (status === 402 || has(QUOTA_CODES) || (QUOTA_WORDS.test(message) && retryAfterMs === undefined)) {
+  // "quota" message that also says when to retry (Gemini's per-minute quotas) is a rate limit,
+  // unless its limit is 0 (Gemini: the plan has no quota at all for this model).
+  if (status === 402 || has(QUOTA_CODES) || (QUOTA_WORDS.test(message) && (retryAfterMs === undefined || /\blimit: 0\b/.test(message)))) {
     return { type: 'quota_exceeded', what: 'the account is out of quota, credits or balance', advice: 'Top up or raise the spending limit with your provider, or use another API key; retrying will not help.' }
   }
   if (status === 401 || status === 403 || (status < 500 && (has(AUTH_CODES) || AUTH_WORDS.test(message)))) {
