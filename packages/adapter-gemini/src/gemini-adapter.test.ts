@@ -9,6 +9,7 @@ import rateLimit from './__fixtures__/gemini-rate-limit.json'
 import safety from './__fixtures__/gemini-safety.json'
 import toolCall from './__fixtures__/gemini-tool-call.json'
 import zeroQuota from './__fixtures__/gemini-zero-quota.json'
+import zeroQuotaRetryHint from './__fixtures__/gemini-zero-quota-retry-hint.json'
 import { geminiAdapter, toGeminiSchema } from './gemini-adapter'
 
 const strictTool: ChatToolDefinition = {
@@ -56,6 +57,7 @@ testAdapter(geminiAdapter(), {
     { name: '400 input token count exceeds the maximum', model: 'gemini-2.5-flash', status: 400, response: contextLength, expected: { error: 'context_length' } },
     { name: '429 per-minute limit stays rate_limit', model: 'gemini-2.5-flash', status: 429, response: rateLimit, expected: { error: 'rate_limit' } },
     { name: '429 with limit: 0 is quota_exceeded', model: 'gemini-2.5-pro', status: 429, response: zeroQuota, expected: { error: 'quota_exceeded' } },
+    { name: '429 with limit: 0 and a retry hint is still quota_exceeded', model: 'gemini-2.5-pro', status: 429, response: zeroQuotaRetryHint, expected: { error: 'quota_exceeded' } },
   ],
   finishes: [
     { reason: 'STOP', expected: 'ok' },
@@ -157,6 +159,38 @@ describe('geminiAdapter', () => {
         // A property that happens to be called additionalProperties is a property, not the keyword.
         additionalProperties: { type: 'string' },
       },
+    })
+  })
+
+  it('should rewrite schemas inside $defs, items and anyOf, and leave property names alone', () => {
+    expect(
+      toGeminiSchema({
+        type: 'object',
+        properties: {
+          const: { const: 'fixed' },
+          oneOf: { type: 'array', items: { type: ['integer', 'null'], exclusiveMaximum: 10, maximum: 5 } },
+          type: { anyOf: [{ type: 'string', propertyNames: { minLength: 1 } }, { type: 'null' }] },
+        },
+        $defs: { Item: { type: 'object', additionalProperties: false, properties: { id: { const: 7 } } } },
+      }),
+    ).toEqual({
+      type: 'object',
+      properties: {
+        const: { type: 'string', enum: ['fixed'] },
+        // The schema's own maximum wins over the exclusive bound it would replace.
+        oneOf: { type: 'array', items: { type: 'integer', nullable: true, maximum: 5 } },
+        type: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+      },
+      // A constant that is not a string is left to local validation.
+      $defs: { Item: { type: 'object', properties: { id: {} } } },
+    })
+  })
+
+  it("should read only Gemini's own keywords, never a name inherited from Object.prototype", () => {
+    expect(toGeminiSchema({ type: ['null'], default: { constructor: 'Point', toString: 'x' }, description: 'a point' })).toEqual({
+      nullable: true,
+      default: { constructor: 'Point', toString: 'x' },
+      description: 'a point',
     })
   })
 })

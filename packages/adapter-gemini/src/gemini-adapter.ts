@@ -1,11 +1,4 @@
-import {
-  InvokeError,
-  type Adapter,
-  type ChatToolDefinition,
-  type ErrorContext,
-  type FinishClass,
-  type InvokeErrorType,
-} from '@wildcall/sdk'
+import type { Adapter, ChatToolDefinition, FinishClass } from '@wildcall/sdk'
 
 /** A `reasoning_effort` Gemini's OpenAI-compatible endpoint accepts. */
 export type GeminiReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high'
@@ -39,9 +32,13 @@ const FINISH: Record<string, FinishClass> = {
 // payload"). The tool's own schema still validates the answer locally, so loosening what the model
 // is shown costs nothing.
 const DROPPED = new Set(['$schema', '$id', '$comment', 'propertyNames', 'additionalProperties', 'patternProperties', 'unevaluatedProperties'])
+// Keywords whose value maps names to schemas: a property called `additionalProperties` is a property.
 const SCHEMA_MAPS = new Set(['properties', '$defs', 'definitions'])
-const SCHEMA_LISTS = new Set(['anyOf', 'allOf', 'prefixItems'])
-const SCHEMA_VALUES = new Set(['items', 'not', 'contains', 'additionalItems', 'if', 'then', 'else'])
+// Keywords Gemini does not have, and the nearest one it has (an exclusive bound becomes inclusive:
+// close enough for the model, and local validation stays exact). The keyword's own spelling wins.
+const RENAMED = new Map([['oneOf', 'anyOf'], ['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']])
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /**
  * Gemini through its OpenAI-compatible endpoint (`generativelanguage.googleapis.com/v1beta/openai`,
@@ -50,8 +47,9 @@ const SCHEMA_VALUES = new Set(['items', 'not', 'contains', 'additionalItems', 'i
  * nothing on 1.x/2.0, which do not think. Rewrites tool parameters into the schema subset Gemini
  * accepts (drops `$schema`, `additionalProperties`, `propertyNames` …; `const` → `enum`, `oneOf` →
  * `anyOf`, `type: [T, 'null']` → `nullable`) on copies of the tools. Classifies Gemini's upper-case
- * finish reasons (`MALFORMED_FUNCTION_CALL` → retryable) and error wording (`API key not valid` →
- * `auth_error`, a zero free-tier quota → `quota_exceeded`; the SDK itself reads `retryDelay` and "retry in 37.5s").
+ * finish reasons (`MALFORMED_FUNCTION_CALL` → retryable). Gemini's error wording needs no adapter:
+ * the SDK itself reads `API key not valid`, "input token count exceeds the maximum", a zero quota
+ * (`limit: 0`), `retryDelay` and "retry in 37.5s".
  *
  * @example
  * ```ts
@@ -79,19 +77,6 @@ export function geminiAdapter(options: GeminiAdapterOptions = {}): Adapter {
     classifyFinish(reason) {
       return typeof reason === 'string' ? FINISH[reason.toLowerCase()] : undefined
     },
-    classifyError(error, context) {
-      const text = context.bodyText
-      if (/API key not valid|API_KEY_INVALID/i.test(text)) {
-        return context.reclassify('auth_error', 'Gemini rejected the API key (API key not valid). Check the key; retrying does not help.')
-      }
-      if (/input token count.*exceeds the maximum/i.test(text)) {
-        return context.reclassify('context_length', "The prompt is over the model's context window (\"input token count exceeds the maximum\"). Shorten the history.")
-      }
-      if (/RESOURCE_EXHAUSTED|quota/i.test(text) && /\blimit:\s*0\b/.test(text)) {
-        return context.reclassify('quota_exceeded', 'This model has no quota on your plan (Gemini says "limit: 0"). Enable billing or pick another model; retrying does not help.')
-      }
-      return undefined
-    },
   }
 }
 
@@ -103,25 +88,26 @@ function defaultEffort(modelId: string): GeminiReasoningEffort | undefined {
   return 'low'
 }
 
-// Tool definitions are frozen and cached by the SDK: convert each one once, and never convert a
-// converted one again (the hook must be idempotent).
+// Tool definitions are frozen and cached by the SDK: convert each one once. A converted copy maps to
+// itself, so converting it again changes nothing (the hook must be idempotent).
 const converted = new WeakMap<ChatToolDefinition, ChatToolDefinition>()
-const results = new WeakSet<ChatToolDefinition>()
 
 function toGeminiTool(tool: ChatToolDefinition): ChatToolDefinition {
-  if (typeof tool !== 'object' || tool === null || results.has(tool)) return tool
-  const cached = converted.get(tool)
-  if (cached) return cached
-  const parameters = tool.function?.parameters
-  const next: ChatToolDefinition =
-    typeof parameters === 'object' && parameters !== null ? { ...tool, function: { ...tool.function, parameters: toGeminiSchema(parameters) as Record<string, unknown> } } : tool
-  converted.set(tool, next)
-  results.add(next)
+  const parameters = tool?.function?.parameters
+  if (!isObject(parameters)) return tool
+  let next = converted.get(tool)
+  if (!next) {
+    next = { ...tool, function: { ...tool.function, parameters: toGeminiSchema(parameters) as Record<string, unknown> } }
+    converted.set(tool, next).set(next, next)
+  }
   return next
 }
 
 /**
- * A copy of `schema` in the subset Gemini's function declarations accept.
+ * A copy of `schema` in the subset Gemini's function declarations accept: one walk over every
+ * nested value, dropping the keywords Gemini rejects, then rewriting the ones it spells otherwise.
+ * Data values (`enum`, `default`) are walked too: they are strings and plain values in practice, and
+ * what the model is shown never changes how the tool's own schema validates the answer.
  *
  * @example
  * ```ts
@@ -131,38 +117,29 @@ function toGeminiTool(tool: ChatToolDefinition): ChatToolDefinition {
  */
 export function toGeminiSchema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(toGeminiSchema)
-  if (typeof schema !== 'object' || schema === null) return schema
-  const source = schema as Record<string, unknown>
+  if (!isObject(schema)) return schema
   const result: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(source)) {
+  for (const [key, value] of Object.entries(schema)) {
     if (DROPPED.has(key)) continue
-    if (SCHEMA_MAPS.has(key) && typeof value === 'object' && value !== null && !Array.isArray(value)) {
-      result[key] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, toGeminiSchema(child)]))
-    } else if (key === 'oneOf' && Array.isArray(value)) {
-      // Gemini has no oneOf; anyOf shows the same alternatives.
-      result.anyOf = value.map(toGeminiSchema)
-    } else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) {
-      result[key] = value.map(toGeminiSchema)
-    } else if (SCHEMA_VALUES.has(key)) {
-      result[key] = toGeminiSchema(value)
-    } else if (key === 'const') {
-      // Gemini's enum holds strings only; other constants are left to local validation.
-      if (typeof value === 'string') {
-        result.enum = [value]
-        result.type ??= 'string'
-      }
-    } else if (key === 'exclusiveMinimum' || key === 'exclusiveMaximum') {
-      const bound = key === 'exclusiveMinimum' ? 'minimum' : 'maximum'
-      if (typeof value === 'number' && source[bound] === undefined) result[bound] = value
-    } else if (key === 'type' && Array.isArray(value)) {
-      const types = value.filter((type) => type !== 'null')
-      if (types.length < value.length) result.nullable = true
-      if (types.length === 1) result.type = types[0]
-      else if (types.length > 1) result.anyOf = types.map((type) => ({ type }))
-    } else {
-      result[key] = value
-    }
+    const rewritten = SCHEMA_MAPS.has(key) && isObject(value) ? Object.fromEntries(Object.entries(value).map(([name, child]) => [name, toGeminiSchema(child)])) : toGeminiSchema(value)
+    const renamed = RENAMED.get(key)
+    if (renamed) result[renamed] ??= rewritten
+    else result[key] = rewritten
+  }
+  const { const: constant, type } = result
+  delete result.const
+  // Gemini's enum holds strings only; other constants are left to local validation.
+  if (typeof constant === 'string') {
+    result.enum = [constant]
+    result.type ??= 'string'
+  }
+  // `type: [T, 'null']` → `type: T, nullable: true`; several types → anyOf.
+  if (Array.isArray(type)) {
+    const types = type.filter((item) => item !== 'null')
+    delete result.type
+    if (types.length < type.length) result.nullable = true
+    if (types.length === 1) result.type = types[0]
+    else if (types.length > 1) result.anyOf = types.map((item) => ({ type: item }))
   }
   return result
 }
-
