@@ -57,7 +57,9 @@ export function claudeAdapter(): Adapter {
       else if (isNamedChoice(choice)) body.tool_choice = { type: 'tool', name: choice.function.name }
     },
     classifyFinish(reason) {
-      return typeof reason === 'string' ? FINISH[reason.toLowerCase()] : undefined
+      const key = typeof reason === 'string' ? reason.toLowerCase() : ''
+      // Own keys only: a reason such as "constructor" must not find Object.prototype's.
+      return Object.hasOwn(FINISH, key) ? FINISH[key] : undefined
     },
     fixResponse(response) {
       return liftContentBlocks(response)

@@ -75,7 +75,9 @@ export function geminiAdapter(options: GeminiAdapterOptions = {}): Adapter {
       if (Array.isArray(body.tools)) body.tools = body.tools.map(toGeminiTool)
     },
     classifyFinish(reason) {
-      return typeof reason === 'string' ? FINISH[reason.toLowerCase()] : undefined
+      const key = typeof reason === 'string' ? reason.toLowerCase() : ''
+      // Own keys only: a reason such as "constructor" must not find Object.prototype's.
+      return Object.hasOwn(FINISH, key) ? FINISH[key] : undefined
     },
   }
 }

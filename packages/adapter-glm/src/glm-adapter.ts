@@ -52,7 +52,9 @@ export function glmAdapter(options: GlmAdapterOptions = {}): Adapter {
       if (!options.thinking) body.thinking = { type: 'disabled' }
     },
     classifyFinish(reason) {
-      return typeof reason === 'string' ? FINISH[reason.toLowerCase()] : undefined
+      const key = typeof reason === 'string' ? reason.toLowerCase() : ''
+      // Own keys only: a reason such as "constructor" must not find Object.prototype's.
+      return Object.hasOwn(FINISH, key) ? FINISH[key] : undefined
     },
     classifyError(error, context) {
       const code = /"code"\s*:\s*"?(\d{4})"?/.exec(context.bodyText)?.[1]

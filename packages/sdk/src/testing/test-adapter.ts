@@ -68,7 +68,7 @@ export interface AdapterTestOptions {
 
 const DEFAULT_BASE_URL = 'https://api.example.com/v1'
 const FINISH_CLASSES: ReadonlySet<string> = new Set<FinishClass>(['ok', 'truncated', 'filtered', 'malformed', 'server_error', 'unknown'])
-const FINISH_REASONS: ReadonlyArray<string | null | undefined> = ['tool_calls', 'stop', 'length', 'content_filter', 'eos', null, undefined, '', 'weird']
+const FINISH_REASONS: ReadonlyArray<string | null | undefined> = ['tool_calls', 'stop', 'length', 'content_filter', 'eos', null, undefined, '', 'weird', 'constructor', '__proto__', 'toString']
 /** Models no family adapter has any business matching on a neutral host. */
 const UNRELATED_MODELS = ['gpt-4.1', 'llama-3.3-70b']
 
