@@ -5,7 +5,7 @@ import { isInvokeError } from '../errors/invoke-error'
 import { resolveRetryOptions, withRetry } from '../retry/with-retry'
 import type { ChatMessage, ClientEvents, InvokeResult, ToolSet } from '../types'
 import { validateConfig, type ClientConfig } from './config'
-import { invokeAttempt, prepareStep, type ClientState, type InvokeOptions } from './invoke'
+import { invokeAttempt, prepareStep, responseOrder, type ClientState, type InvokeOptions } from './invoke'
 import { streamStep, type StreamRun } from './stream'
 
 /** A configured connection to one model. */
@@ -60,11 +60,13 @@ export function createClient(config: ClientConfig): Client {
     retry: resolveRetryOptions(config.retry, config.maxRetries),
     match,
     chain,
+    adapterNames: Object.freeze(chain.map((adapter) => adapter.name)),
+    responseChain: responseOrder(chain),
     events,
   }
   return {
     events,
-    adapters: chain.map((adapter) => adapter.name),
+    adapters: state.adapterNames,
     model: config.model,
     stream(messages, tools, options = {}) {
       return streamStep(state, messages, tools, options)

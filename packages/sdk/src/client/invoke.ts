@@ -5,7 +5,7 @@ import { classifyHttpError, readProviderError } from '../errors/classify-http'
 import { InvokeError, isAbortError, isInvokeError } from '../errors/invoke-error'
 import { repairToolCall } from '../repair/repair-tool-call'
 import { abortReason, type ResolvedRetryOptions } from '../retry/with-retry'
-import type { ChatMessage, ChatRequest, ChatResponse, ClientEvents, FinishClass, InvokeResult, ToolSet, Usage } from '../types'
+import type { ChatMessage, ChatRequest, ChatResponse, ClientEvents, FinishClass, InvokeResult, ToolExecuteContext, ToolSet, Usage } from '../types'
 import { assertInvokeInput, buildRequest } from './build-request'
 import type { ClientConfig } from './config'
 
@@ -29,6 +29,10 @@ export interface ClientState {
   match: MatchContext
   /** Patch order: model adapters, provider adapters, default adapter. */
   chain: Adapter[]
+  /** The names of `chain`, in order. */
+  adapterNames: readonly string[]
+  /** `chain` in response order: providers, then models, then the default. */
+  responseChain: Adapter[]
   events: Emitter<ClientEvents>
 }
 
@@ -72,14 +76,11 @@ export function prepareStep(client: ClientState, messages: ChatMessage[], tools:
   assertInvokeInput(messages, tools, options.toolChoiceName)
   const { config } = client
   const fixes: string[] = []
-  const context: AdapterContext = {
-    ...client.match,
-    adapters: client.chain.map((adapter) => adapter.name),
-    tools,
-    stream,
-    ...(config.temperature === undefined ? {} : { temperature: config.temperature }),
-    ...(options.toolChoiceName === undefined ? {} : { toolChoiceName: options.toolChoiceName }),
-  }
+  // Plain assignments, not conditional spreads: this runs on every step and spreads are slow in V8.
+  const { model, modelId, baseURL, host } = client.match
+  const context: AdapterContext = { model, modelId, baseURL, host, adapters: client.adapterNames, tools, stream }
+  if (config.temperature !== undefined) context.temperature = config.temperature
+  if (options.toolChoiceName !== undefined) context.toolChoiceName = options.toolChoiceName
   let body = buildRequest({
     model: config.model,
     messages,
@@ -115,8 +116,12 @@ export function prepareStep(client: ClientState, messages: ChatMessage[], tools:
   const apiKey = config.apiKey
   const redacted = redact(payload, apiKey)
   const rawRequest = redacted === payload ? body : (JSON.parse(redacted) as ChatRequest)
-  return { client, context, tools, body, payload, rawRequest, fixes, ...(options.signal ? { signal: options.signal } : {}) }
+  const step: StepState = { client, context, tools, body, payload, rawRequest, fixes }
+  if (options.signal) step.signal = options.signal
+  return step
 }
+
+const noop = () => {}
 
 /** An ok response whose body is still to be read. */
 export interface SentRequest {
@@ -136,26 +141,33 @@ export interface SentRequest {
 export async function sendRequest(step: StepState, attempt: number): Promise<SentRequest> {
   const { client, signal } = step
   if (signal?.aborted) throw abortReason(signal)
-  const controller = new AbortController()
   let timedOut = false
-  const onAbort = () => controller.abort(signal?.reason)
-  signal?.addEventListener('abort', onAbort, { once: true })
+  // An AbortController costs more than the rest of a clean step: make one only for a timeout.
+  // Without one, the caller's own signal (if any) goes to fetch as is.
+  let fetchSignal = signal
+  let release = noop
   const timeoutMs = client.config.timeoutMs
-  const timer = timeoutMs
-    ? setTimeout(() => {
-        timedOut = true
-        controller.abort()
-      }, timeoutMs)
-    : undefined
-  const release = () => {
-    if (timer) clearTimeout(timer)
-    signal?.removeEventListener('abort', onAbort)
+  if (timeoutMs) {
+    const controller = new AbortController()
+    fetchSignal = controller.signal
+    const onAbort = () => controller.abort(signal?.reason)
+    signal?.addEventListener('abort', onAbort, { once: true })
+    const timer = setTimeout(() => {
+      timedOut = true
+      controller.abort()
+    }, timeoutMs)
+    release = () => {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', onAbort)
+    }
   }
   client.events.emit('request', { attempt, url: client.url, body: step.rawRequest })
   const startedAt = Date.now()
   let response: Response
   try {
-    response = await client.fetch(client.url, { method: 'POST', headers: step.body.stream ? { ...client.headers, accept: 'text/event-stream' } : client.headers, body: step.payload, signal: controller.signal })
+    const init: RequestInit = { method: 'POST', headers: step.body.stream ? { ...client.headers, accept: 'text/event-stream' } : client.headers, body: step.payload }
+    if (fetchSignal) init.signal = fetchSignal
+    response = await client.fetch(client.url, init)
   } catch (cause) {
     release()
     throw transportError(step, cause, timedOut)
@@ -213,7 +225,7 @@ function tryParseJson(text: string): unknown {
 export function classifyError(step: StepState, status: number, headers: Headers, text: string, parsed: unknown = tryParseJson(text)): InvokeError {
   let error = classifyHttpError(status, headers, text, parsed)
   const base = { ...step.context, status, body: parsed, bodyText: text }
-  for (const adapter of responseOrder(step.client.chain)) {
+  for (const adapter of step.client.responseChain) {
     const hook = adapter.classifyError
     if (!hook) continue
     const original = error
@@ -334,7 +346,7 @@ export async function completeStep(step: StepState, parsed: ChatResponse, attemp
     const [type, message] = FINISH_ERRORS[finish](String(reason))
     throw new InvokeError(type, message, { rawResponse: parsed })
   }
-  for (const adapter of responseOrder(client.chain)) {
+  for (const adapter of client.responseChain) {
     const hook = adapter.fixResponse
     if (hook) response = runHook(adapter, 'fixResponse', () => hook.call(adapter, response, context)) ?? response
   }
@@ -351,11 +363,10 @@ export async function completeStep(step: StepState, parsed: ChatResponse, attemp
     const { signal } = step
     if (signal?.aborted) throw abortReason(signal)
     try {
-      toolResult = await tool.execute(toolCall.args, {
-        ...(signal ? { signal } : {}),
-        ...(toolCall.id ? { toolCallId: toolCall.id } : {}),
-        emit: client.events.emit,
-      })
+      const executeContext: ToolExecuteContext = { emit: client.events.emit }
+      if (signal) executeContext.signal = signal
+      if (toolCall.id) executeContext.toolCallId = toolCall.id
+      toolResult = await tool.execute(toolCall.args, executeContext)
     } catch (cause) {
       if (signal?.aborted) throw abortReason(signal)
       if (isAbortError(cause) || isInvokeError(cause)) throw cause

@@ -12,7 +12,6 @@ import {
   parseResponseBody,
   prepareStep,
   redact,
-  responseOrder,
   runHook,
   sendRequest,
   type ClientState,
@@ -115,7 +114,7 @@ async function readStream(step: StepState, response: Response, emit: (event: Str
   const apiKey = client.config.apiKey
   const idleMs = client.config.timeoutMs
   const assembler = createStreamAssembler(emit)
-  const fixers = responseOrder(client.chain).filter((adapter) => adapter.fixChunk)
+  const fixers = client.responseChain.filter((adapter) => adapter.fixChunk)
   const body = response.body
   if (!body) return parseResponseBody(step, response.status, response.headers, '')
   const reader = body.getReader()
