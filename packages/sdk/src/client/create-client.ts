@@ -64,6 +64,7 @@ export function createClient(config: ClientConfig): Client {
     responseChain: responseOrder(chain),
     events,
   }
+  const onRetry = (info: ClientEvents['retry']) => events.emit('retry', info)
   return {
     events,
     adapters: state.adapterNames,
@@ -74,10 +75,7 @@ export function createClient(config: ClientConfig): Client {
     async invoke(messages, tools, options = {}) {
       try {
         const step = prepareStep(state, messages, tools, options, false)
-        return await withRetry((attempt) => invokeAttempt(step, attempt), state.retry, {
-          ...(options.signal ? { signal: options.signal } : {}),
-          onRetry: (info) => events.emit('retry', info),
-        })
+        return await withRetry((attempt) => invokeAttempt(step, attempt), state.retry, { signal: options.signal, onRetry })
       } catch (error) {
         if (isInvokeError(error)) events.emit('error', { error })
         throw error
