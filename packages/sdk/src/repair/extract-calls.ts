@@ -4,7 +4,7 @@ import { recognizePythonicCalls } from './markup-pythonic'
 import { MAX_CALLS, addFound, cleanToolName, fenceAround, findFences, findSpecialTokens, overlapsAny, tokenStartingAt } from './markup-shared'
 import type { ExtractedCall, ExtractionContext } from './markup-shared'
 import { recognizeTokenCalls } from './markup-tokens'
-import { recognizeArgumentPairs, recognizeNamedElements, recognizeWrappers, recognizeXmlCalls } from './markup-xml'
+import { recognizeArgumentPairs, recognizeElementTrees, recognizeNamedElements, recognizeWrappers, recognizeXmlCalls } from './markup-xml'
 import { scanJson } from './scan-json'
 import type { JsonSpan, TextRange } from './scan-json'
 
@@ -31,6 +31,7 @@ const MARKUP_RECOGNIZERS: ReadonlyArray<(context: ExtractionContext) => void> = 
   recognizeNamedElements,
   recognizeArgumentPairs,
   recognizeWrappers,
+  recognizeElementTrees,
   recognizeTokenCalls,
   recognizeGemmaCalls,
 ]
@@ -153,9 +154,32 @@ function addJsonCandidates(context: ExtractionContext): void {
       continue
     }
     const fixes = [...parsed.fixes]
-    if (fenceAround(context, span.start)) fixes.push('fenced')
-    addFound(context, { args: parsed.value, format: 'content-json', fixes, start: span.start }, span.end)
+    const fence = fenceAround(context, span.start)
+    if (fence) fixes.push('fenced')
+    const call: ExtractedCall = { args: parsed.value, format: 'content-json', fixes, start: span.start }
+    const hint = nameBefore(context, fence && fence.bodyStart <= span.start ? fence.start : span.start)
+    if (hint) call.nameHint = hint
+    addFound(context, call, span.end)
   }
+}
+
+// Words looked at before a JSON value for a name hint, and how far back on its line.
+const HINT_WINDOW = 80
+const WORD = /[A-Za-z_][\w.:-]*/g
+
+/** The nearest known name written before `position` on the same line, as a whole word. */
+function nameBefore(context: ExtractionContext, position: number): string | undefined {
+  const { names, text } = context
+  if (!names || names.size === 0 || position === 0) return undefined
+  const lineStart = text.lastIndexOf('\n', position - 1) + 1
+  const window = text.slice(Math.max(lineStart, position - HINT_WINDOW), position)
+  const words = window.match(WORD)
+  if (!words) return undefined
+  for (let index = words.length - 1; index >= 0; index--) {
+    const name = cleanToolName(words[index]!.replace(/[.:-]+$/, ''))
+    if (names.has(name)) return name
+  }
+  return undefined
 }
 
 /** A whole answer that is only a known action name (`done`, `` `wait` ``): that action, no arguments. */

@@ -133,6 +133,12 @@ export interface ExtractedCall {
   fixes: string[]
   /** Offset in the text where the call starts; results are sorted by it. */
   start: number
+  /**
+   * For a JSON value without a name: a known tool or action name written just before it on the same
+   * line (`scroll: {…}`, `` `scroll` with `{…}` ``). The caller tries it only when the value does not
+   * resolve on its own.
+   */
+  nameHint?: string
 }
 
 /** A call plus the text range it was read from. */

@@ -467,3 +467,93 @@ function readElementBody(context: ExtractionContext, from: number, to: number): 
   if (cursor < to) return undefined
   return { value: args, fixes: [] }
 }
+
+// Any element, for the tree reader: `<name attr="…">`, `</name>`, `<name/>`. Bounded, anchored on `<`.
+const ELEMENT = /<(\/?)(?:[A-Za-z_][\w-]{0,40}:)?([A-Za-z_][\w.-]{0,60})((?:\s[^<>]{0,400})?)\s*(\/?)>/g
+const MAX_TREE_ELEMENTS = 512
+const MAX_TREE_DEPTH = 32
+
+/**
+ * A wrapper or call tag whose body is nothing but elements — `<tool_call><name>scroll</name>
+ * <arguments><down>true</down></arguments></tool_call>`, `<function_calls><invoke><tool_name>…
+ * </tool_name><parameters>…</parameters></invoke></function_calls>` — read as the object its element
+ * tree spells, for the envelope rules downstream to name. Leaves stay text for schema coercion.
+ */
+export function recognizeElementTrees(context: ExtractionContext): void {
+  const { text } = context
+  const tags = tagsOf(context)
+  for (let index = 0; index < tags.length && context.found.length < MAX_CALLS; index++) {
+    const tag = tags[index]!
+    if (tag.close || tag.value !== undefined || tag.attributes.name || PARAMETER_TAGS.has(tag.local)) continue
+    if (!WRAPPER_TAGS.has(tag.local) && !CALL_TAG_HINT.test(tag.local)) continue
+    const closeIndex = findClose(tags, index, tag.local)
+    if (closeIndex < 0) continue
+    const bodyEnd = tags[closeIndex]!.start
+    const start = skipSpaces(text, tag.end, bodyEnd)
+    if (text.charCodeAt(start) !== 60) continue
+    const tree = readElementTree(text, start, bodyEnd)
+    if (tree !== undefined) addFound(context, { args: tree, format: 'tool-markup:xml-tree', fixes: [], start: tag.start }, tags[closeIndex]!.end)
+    index = closeIndex
+  }
+}
+
+interface TreeFrame {
+  key: string
+  local: string
+  valueStart: number
+  children: Array<[string, unknown]>
+}
+
+/** The object an element sequence spells, descending through lone call/wrapper elements; undefined when malformed. */
+function readElementTree(text: string, from: number, to: number): unknown {
+  const root: TreeFrame = { key: '', local: '', valueStart: from, children: [] }
+  const stack: TreeFrame[] = [root]
+  const pattern = new RegExp(ELEMENT.source, 'g')
+  pattern.lastIndex = from
+  let count = 0
+  for (let match = pattern.exec(text); match && match.index < to; match = pattern.exec(text)) {
+    if (++count > MAX_TREE_ELEMENTS) return undefined
+    const local = match[2]!.toLowerCase()
+    const top = stack[stack.length - 1]!
+    if (match[1] === '/') {
+      if (top === root || top.local !== local) return undefined
+      stack.pop()
+      const value = top.children.length > 0 ? toObject(top.children) : readValue(text.slice(top.valueStart, match.index), false)
+      stack[stack.length - 1]!.children.push([top.key, value])
+      continue
+    }
+    const nameAttribute = /\bname\s*=\s*["']([^"']{1,80})["']/.exec(match[3] ?? '')?.[1]
+    const key = PARAMETER_TAGS.has(local) && nameAttribute ? nameAttribute : match[2]!
+    if (match[4] === '/') {
+      top.children.push([key, ''])
+      continue
+    }
+    if (stack.length > MAX_TREE_DEPTH) return undefined
+    stack.push({ key, local, valueStart: match.index + match[0].length, children: [] })
+  }
+  if (stack.length !== 1 || root.children.length === 0) return undefined
+  let children = root.children
+  // `<function_calls><invoke>…</invoke></function_calls>`: the lone call element is the call.
+  while (children.length === 1 && isPlainTree(children[0]![1]) && (WRAPPER_TAGS.has(children[0]![0].toLowerCase()) || CALL_TAG_HINT.test(children[0]![0].toLowerCase()))) {
+    children = Object.entries(children[0]![1] as Record<string, unknown>)
+  }
+  // Several call elements side by side are several calls.
+  if (children.length > 1 && children.every(([key, value]) => key === children[0]![0] && isPlainTree(value)) && CALL_TAG_HINT.test(children[0]![0].toLowerCase())) {
+    return children.map(([, value]) => value)
+  }
+  return toObject(children)
+}
+
+const isPlainTree = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** Children as an object; a repeated element becomes an array. Keys are set as own data properties. */
+function toObject(children: ReadonlyArray<[string, unknown]>): Record<string, unknown> {
+  const object: Record<string, unknown> = {}
+  for (const [key, value] of children) {
+    if (Object.prototype.hasOwnProperty.call(object, key)) {
+      const existing = object[key]
+      setOwn(object, key, Array.isArray(existing) ? [...existing, value] : [existing, value])
+    } else setOwn(object, key, value)
+  }
+  return object
+}

@@ -3,7 +3,7 @@ import { validateSchema } from '../tool/schema'
 import type { ChatResponseMessage, ChatToolCall, Tool, ToolCall, ToolSet } from '../types'
 import { coerceToSchema, isPlainObject, pushFix, sanitizeValue } from './coerce'
 import { availableList, describeIssue, previewValue } from './describe-issue'
-import { extractCalls } from './extract-calls'
+import { extractCalls, type ExtractedCall } from './extract-calls'
 import { isTruncatedJson, parseLenientJson } from './lenient-json'
 import { fieldNames, safeJsonSchema, shapeMacroInput, type DroppedCall } from './shape-macro-input'
 import { splitReasoning } from './split-reasoning'
@@ -183,7 +183,7 @@ function repairMessage(message: ChatResponseMessage, tools: ToolSet, options: Re
   const split = content ? splitReasoning(content) : { answer: '', reasoning: '', fixes: [] }
   const answer = extractCalls(split.answer, { names: context.names })
   if (answer.truncated) context.truncated = true
-  const fromContent = pickFirst(answer.calls.map((call) => fromExtracted(call, split.fixes)), context, tried)
+  const fromContent = pickFirst(answer.calls.flatMap((call) => expandCalls(fromExtracted(call, split.fixes))), context, tried)
   if (fromContent) return fromContent
   if (context.truncated) {
     throw new InvokeError('output_truncated', 'The tool call in the answer is cut off (the output ended inside it); it was not executed. Raise maxTokens or shorten the task.')
@@ -193,7 +193,7 @@ function repairMessage(message: ChatResponseMessage, tools: ToolSet, options: Re
   const reasoningTexts = [split.reasoning, stringField(message.reasoning_content), stringField(message.reasoning)].filter((text) => text.length > 0)
   const drafted: RawCall[] = []
   for (const text of reasoningTexts) {
-    for (const call of extractCalls(text, { names: context.names }).calls) drafted.push(fromExtracted(call, ['call-in-reasoning']))
+    for (const call of extractCalls(text, { names: context.names }).calls) drafted.push(...expandCalls(fromExtracted(call, ['call-in-reasoning'])))
   }
   const fromReasoning = pickFirst(drafted, context, tried)
   if (fromReasoning) return fromReasoning
@@ -215,16 +215,36 @@ function contentText(content: unknown): string {
     .join('\n')
 }
 
-function fromExtracted(call: { name?: string; args: unknown; format: string; fixes: string[] }, extra: readonly string[]): RawCall {
+function fromExtracted(call: ExtractedCall, extra: readonly string[]): RawCall {
   const fixes: string[] = []
   for (const code of [call.format, ...call.fixes, ...extra]) if (typeof code === 'string' && code) pushFix(fixes, code)
-  return { ...(typeof call.name === 'string' && call.name ? { name: call.name } : {}), args: call.args, fixes }
+  const raw: RawCall = { ...(typeof call.name === 'string' && call.name ? { name: call.name } : {}), args: call.args, fixes }
+  // `scroll: {"down": true}`: the name written before unnamed JSON, if the JSON alone does not resolve.
+  if (!raw.name && call.nameHint) raw.alternate = { name: call.nameHint, args: call.args, fixes: [...fixes, 'name-before-json'] }
+  return raw
+}
+
+/**
+ * Several calls in one value (`[{name, arguments}, …]`, `{"tool_calls": [...]}`) become several
+ * candidates, so the first VALID one is the step, not merely the first one.
+ */
+function expandCalls(raw: RawCall): RawCall[] {
+  const { args } = raw
+  if (raw.name !== undefined || !(isEnvelope(args) || (Array.isArray(args) && args.length > 1 && args.every(isEnvelope)))) return [raw]
+  const { alternate: _hint, ...call } = raw
+  const inner = unwrapEnvelope(call)
+  return inner.length > 1 ? inner : [raw]
 }
 
 /** Resolves candidates in order; the first valid one wins and everything else seen is dropped. */
 function pickFirst(raws: RawCall[], context: Context, tried: RawCall[]): RepairResult | undefined {
   for (let index = 0; index < raws.length; index++) {
-    const outcome = resolveCall(raws[index]!, context)
+    let outcome = resolveCall(raws[index]!, context)
+    const alternate = raws[index]!.alternate
+    if (!('result' in outcome) && alternate) {
+      const second = resolveCall(alternate, context)
+      if ('result' in second) outcome = second
+    }
     if ('result' in outcome) {
       const { result } = outcome
       const dropped: DroppedCall[] = [
@@ -292,12 +312,15 @@ function decodeArguments(raw: unknown, fixes: string[]): Decoded {
 
 /** Finds the tool a name means: exact, then without `functions.` / `default_api.` prefixes and `:0` suffixes. */
 function findTool(name: string, context: Context): { toolName: string; tool: Tool; action?: string } | undefined {
+  // No real tool name is this long (OpenAI caps them at 64); do not scan a runaway string.
+  if (name.length > 256) return undefined
   const candidates = [name.trim()]
   const cleaned = name
     .trim()
     .replace(/^["'`]|["'`]$/g, '')
-    .replace(/^(?:functions|function|default_api|tools|tool)[.:]/i, '')
     .replace(/:\d+$/, '')
+    // Any namespace before the name: `functions.`, `default_api.`, `tools:`, `mcp__server__` …
+    .replace(/^(?:[\w-]+[.:]|\w+__)+(?=[A-Za-z_])/, '')
     .trim()
   if (cleaned !== candidates[0]) candidates.push(cleaned)
   for (const candidate of candidates) {

@@ -6,23 +6,31 @@ export interface RawCall {
   args: unknown
   id?: string
   fixes: string[]
+  /** Another reading of the same text, tried only when this one does not resolve (a name hint). */
+  alternate?: RawCall
 }
 
-/** Keys under which models put a call's arguments. */
-export const ARGUMENT_KEYS = ['arguments', 'parameters', 'args', 'input', 'params', 'action_input', 'tool_input'] as const
-// Keys that may sit beside `name` + arguments in an envelope without making it something else.
-const NAME_KEYS = ['name', 'tool_name', 'function_name', 'function', 'tool', 'action'] as const
-const ENVELOPE_EXTRAS = new Set<string>(['type', 'id', 'index', 'call_id', 'tool_call_id', ...NAME_KEYS, ...ARGUMENT_KEYS])
+// Envelope keys are recognised by their shape, not from a list, so wrappers nobody listed still
+// unwrap: `name`, `tool_name`, `function_name`, `recipient_name`, `toolName`, `function`, `tool`,
+// `command`, `method`, `action` name the call; `arguments`, `args`, `parameters`, `params`, `input`,
+// `inputs`, `action_input`, `tool_input`, `function_arguments` carry it.
+const NAME_KEY = /^(?:(?:tool|function|command|action|recipient|method|call)_?)?name$|^(?:tool|function|command|action|method)$/i
+const ARGUMENT_KEY = /^(?:(?:tool|function|action|call)_?)?(?:arguments|args|parameters|params|inputs?)$/i
+const ID_KEY = /^(?:type|id|index|call_?id|tool_?call_?id)$/i
+// Keys that also name ordinary fields (`{"command": "ls", "args": ["-la"]}`): they name a call only
+// beside an argument object.
+const WEAK_NAME_KEY = /^(?:action|command|method)$/i
 
 /**
- * The tool an envelope names: `name`, or `tool_name` (Command R), `function`/`tool` as a string, or
- * `action` with `action_input` (LangChain's JSON agent). `action` alone is a macro input, not a name.
+ * The tool an envelope names: `name` first, else another name-shaped key holding a string.
+ * `action`, `command` and `method` count only beside an argument object (`action` alone is a macro input).
  */
 export function envelopeName(record: Record<string, unknown>): string | undefined {
-  for (const key of NAME_KEYS) {
+  if (typeof record.name === 'string') return record.name
+  for (const key of Object.keys(record)) {
     const value = record[key]
-    if (typeof value !== 'string') continue
-    if (key === 'action' && argumentKey(record) === undefined) continue
+    if (typeof value !== 'string' || !NAME_KEY.test(key)) continue
+    if (WEAK_NAME_KEY.test(key) && !isPlainObject(argumentValue(record))) continue
     return value
   }
   return undefined
@@ -31,9 +39,14 @@ const MAX_UNWRAP = 8
 
 const hasOwn = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key)
 
-function argumentKey(record: Record<string, unknown>): (typeof ARGUMENT_KEYS)[number] | undefined {
-  for (const key of ARGUMENT_KEYS) if (hasOwn(record, key)) return key
+function argumentKey(record: Record<string, unknown>): string | undefined {
+  for (const key of Object.keys(record)) if (ARGUMENT_KEY.test(key)) return key
   return undefined
+}
+
+function argumentValue(record: Record<string, unknown>): unknown {
+  const key = argumentKey(record)
+  return key === undefined ? undefined : record[key]
 }
 
 /**
@@ -45,7 +58,7 @@ export function isEnvelope(value: unknown): value is Record<string, unknown> {
   if (!isPlainObject(value)) return false
   if (envelopeName(value) !== undefined) {
     const keys = Object.keys(value)
-    return keys.every((key) => ENVELOPE_EXTRAS.has(key)) && (argumentKey(value) !== undefined || keys.length <= 3)
+    return keys.every((key) => NAME_KEY.test(key) || ARGUMENT_KEY.test(key) || ID_KEY.test(key)) && (argumentKey(value) !== undefined || keys.length <= 3)
   }
   const keys = Object.keys(value).filter((key) => key !== 'type' && key !== 'id' && key !== 'index')
   if (keys.length !== 1) return false
@@ -91,7 +104,7 @@ export function unwrapArgumentLayers(args: unknown, fieldNames: ReadonlySet<stri
     const keys = Object.keys(current)
     if (keys.length !== 1) break
     const key = keys[0]!
-    if (!(ARGUMENT_KEYS as readonly string[]).includes(key) || fieldNames.has(key)) break
+    if (!ARGUMENT_KEY.test(key) || fieldNames.has(key)) break
     const inner = current[key]
     if (!isPlainObject(inner) && typeof inner !== 'string') break
     pushFix(fixes, 'unwrapped-envelope')
