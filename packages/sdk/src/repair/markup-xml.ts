@@ -10,7 +10,7 @@
  * Namespaced tags (`<minimax:tool_call>`) are read by their local name.
  */
 import { parseLenientJson } from './lenient-json'
-import { MAX_CALLS, addFound, cleanToolName, fenceAround, readName, setOwn, skipSpaces } from './markup-shared'
+import { MAX_CALLS, addFound, cleanToolName, fenceAround, isSpaceCode, readName, setOwn, skipSpaces } from './markup-shared'
 import type { ExtractionContext } from './markup-shared'
 import { looksLikeJsonOpener } from './scan-json'
 
@@ -434,6 +434,30 @@ export function recognizeNamedElements(context: ExtractionContext): void {
       if (closeAt < 0) break
       at = text.indexOf(open, callEnd)
     }
+    readAttributeElements(context, name)
+  }
+}
+
+/** `<click_element_by_index index="4"/>` (or `…></click_element_by_index>`): the attributes are the input. */
+function readAttributeElements(context: ExtractionContext, name: string): void {
+  const { text } = context
+  const open = `<${name}`
+  for (let at = text.indexOf(open); at >= 0 && context.found.length < MAX_CALLS; at = text.indexOf(open, at + open.length)) {
+    const next = text.charCodeAt(at + open.length)
+    if (!isSpaceCode(next) && next !== 47) continue
+    // Look for the `>` within a bounded window: a flood of unclosed `<name` must stay linear.
+    const relative = text.slice(at, at + 500).indexOf('>')
+    if (relative < 0) continue
+    const tagEnd = at + relative
+    const selfClosing = text.charCodeAt(tagEnd - 1) === 47
+    const close = `</${name}>`
+    if (!selfClosing && !text.startsWith(close, skipSpaces(text, tagEnd + 1))) continue
+    const args: Record<string, unknown> = {}
+    for (const attribute of text.slice(at + open.length, selfClosing ? tagEnd - 1 : tagEnd).matchAll(ATTRIBUTE)) {
+      setOwn(args, attribute[1]!, attribute[2] ?? attribute[3] ?? attribute[4] ?? '')
+    }
+    const end = selfClosing ? tagEnd + 1 : skipSpaces(text, tagEnd + 1) + close.length
+    addFound(context, { name, args, format: 'tool-markup:xml', fixes: [], start: at }, end)
   }
 }
 

@@ -185,6 +185,12 @@ function repairMessage(message: ChatResponseMessage, tools: ToolSet, options: Re
   if (answer.truncated) context.truncated = true
   const fromContent = pickFirst(answer.calls.flatMap((call) => expandCalls(fromExtracted(call, split.fixes))), context, tried)
   if (fromContent) return fromContent
+  // A proxy or template that HTML-escaped the answer (`{&quot;name&quot;: …}`): read it unescaped.
+  if (ENTITY.test(split.answer)) {
+    const unescaped = extractCalls(decodeEntities(split.answer), { names: context.names })
+    const fromUnescaped = pickFirst(unescaped.calls.flatMap((call) => expandCalls(fromExtracted(call, [...split.fixes, 'html-entities']))), context, tried)
+    if (fromUnescaped) return fromUnescaped
+  }
   if (context.truncated) {
     throw new InvokeError('output_truncated', 'The tool call in the answer is cut off (the output ended inside it); it was not executed. Raise maxTokens or shorten the task.')
   }
@@ -329,11 +335,18 @@ function findTool(name: string, context: Context): { toolName: string; tool: Too
       if (hasOwn(tool.macro!.actions, candidate)) return { toolName, tool, action: candidate }
     }
   }
-  // Last resort: the same name in another case (`agentoutput`, `Click_Element_By_Index`), when unambiguous.
-  const lower = cleaned.toLowerCase()
-  const matches = [...context.names].filter((known) => known.toLowerCase() === lower)
+  // Last resort: the same name in another case or spelling (`agentoutput`, `Click_Element_By_Index`,
+  // `click-element-by-index`, `clickElementByIndex`), when unambiguous.
+  const loose = looseName(cleaned)
+  const matches = [...context.names].filter((known) => looseName(known) === loose)
   return matches.length === 1 && matches[0] !== cleaned ? findTool(matches[0]!, context) : undefined
 }
+
+const ENTITY = /&(?:quot|lt|gt|amp|apos|#39|#x27|#34);/
+const ENTITIES: Record<string, string> = { '&quot;': '"', '&lt;': '<', '&gt;': '>', '&amp;': '&', '&apos;': "'", '&#39;': "'", '&#x27;': "'", '&#34;': '"' }
+const decodeEntities = (text: string) => text.replace(/&(?:quot|lt|gt|amp|apos|#39|#x27|#34);/g, (entity) => ENTITIES[entity]!)
+
+const looseName = (name: string) => name.toLowerCase().replace(/[-_\s]/g, '')
 
 /** The tool that JSON without a name belongs to, read from its keys. */
 function inferTool(args: unknown, context: Context, fixes: string[]): { toolName: string; tool: Tool; args: unknown } | undefined {

@@ -1,7 +1,7 @@
 import { toToolJsonSchema } from '../tool/schema'
 import type { MacroToolInfo, Tool } from '../types'
 import { decodeJsonString, isPlainObject, pushFix, type JsonSchemaNode } from './coerce'
-import { envelopeName, isEnvelope, unwrapArgumentLayers } from './unwrap'
+import { argumentValue, envelopeName, isEnvelope, unwrapArgumentLayers } from './unwrap'
 
 /** A call found in a response that was not taken as the step. */
 export interface DroppedCall {
@@ -69,6 +69,7 @@ export function shapeMacroInput(args: unknown, macro: MacroToolInfo, toolName: s
     value = value[toolName] as Record<string, unknown>
   }
   const shell: Record<string, unknown> = { ...(value as Record<string, unknown>) }
+  liftNestedReflection(shell, macro.reflectionKeys, fixes)
   if (shell.action === undefined || shell.action === null || shell.action === '') {
     delete shell.action
     const listKey = ACTION_LIST_KEYS.find((key) => hasOwn(shell, key) && shell[key] !== null && shell[key] !== undefined)
@@ -119,6 +120,23 @@ export function shapeMacroInput(args: unknown, macro: MacroToolInfo, toolName: s
   return { args: shell }
 }
 
+/**
+ * `{"current_state": {"evaluation_previous_goal": …, "memory": …}, "action": …}`: reflection fields
+ * grouped under a key of the model's own are moved up into the shell (whatever that key is called).
+ */
+function liftNestedReflection(shell: Record<string, unknown>, reflectionKeys: readonly string[], fixes: string[]): void {
+  if (reflectionKeys.length === 0) return
+  for (const key of Object.keys(shell)) {
+    const inner = shell[key]
+    if (key === 'action' || reflectionKeys.includes(key) || !isPlainObject(inner)) continue
+    const innerKeys = Object.keys(inner)
+    if (innerKeys.length === 0 || !innerKeys.every((innerKey) => reflectionKeys.includes(innerKey))) continue
+    for (const innerKey of innerKeys) if (shell[innerKey] === undefined) shell[innerKey] = inner[innerKey]
+    delete shell[key]
+    pushFix(fixes, 'moved-reflection')
+  }
+}
+
 /** The first element of a non-empty array (the rest dropped), or the value itself. */
 function takeFirst(value: unknown, fixes: string[], dropped: DroppedCall[], name: string | undefined): unknown {
   if (!Array.isArray(value) || value.length === 0) return value
@@ -162,9 +180,8 @@ function shapeAction(action: unknown, macro: MacroToolInfo, shell: Record<string
   const envelope = isEnvelope(value) ? envelopeName(value)?.trim() : undefined
   if (envelope !== undefined && hasOwn(actions, envelope)) {
     const name = envelope
-    const key = (['arguments', 'parameters', 'args', 'input'] as const).find((entry) => hasOwn(value as object, entry))
     pushFix(fixes, 'unwrapped-envelope')
-    value = { [name]: key ? value[key] : {} }
+    value = { [name]: argumentValue(value) ?? {} }
   }
   let record = value as Record<string, unknown>
   let actionKeys = Object.keys(record).filter((key) => hasOwn(actions, key))

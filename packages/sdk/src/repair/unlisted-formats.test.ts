@@ -65,6 +65,39 @@ describe('repairToolCall on formats beyond the field guide', () => {
     expect((toolCall.args as { action: unknown }).action).toEqual(expected[name] ?? SCROLL)
   })
 
+  it.each([
+    ['a kebab-case name', '{"name": "input-text", "arguments": {"index": 3, "text": "a"}}'],
+    ['a camelCase name', '{"name": "inputText", "arguments": {"index": 3, "text": "a"}}'],
+    ['an HTML-escaped answer', '<tool_call>{&quot;name&quot;: &quot;input_text&quot;, &quot;arguments&quot;: {&quot;index&quot;: 3, &quot;text&quot;: &quot;a&quot;}}</tool_call>'],
+    ['an action element with attributes', '<input_text index="3" text="a"/>'],
+    ['an action element with attributes and a closer', 'Sure. <input_text index="3" text="a"></input_text>'],
+  ])('should read %s', (_name, content) => {
+    const { toolCall } = repairToolCall({ role: 'assistant', content }, macro, { toolChoiceName: 'AgentOutput' })
+    expect((toolCall.args as { action: unknown }).action).toEqual({ input_text: { index: 3, text: 'a' } })
+  })
+
+  it('should lift reflection grouped under a key of its own (browser-use current_state)', () => {
+    const content = '{"current_state": {"evaluation_previous_goal": "ok", "memory": "m", "next_goal": "n"}, "action": [{"done": {"text": "x"}}]}'
+    const { toolCall, fixes } = repairToolCall({ role: 'assistant', content }, macro, { toolChoiceName: 'AgentOutput' })
+    expect(toolCall.args).toEqual({ evaluation_previous_goal: 'ok', memory: 'm', next_goal: 'n', action: { done: { text: 'x' } } })
+    expect(fixes).toContain('moved-reflection')
+  })
+
+  it('should stay linear on a flood of unclosed action tags', () => {
+    const time = (count: number) => {
+      const content = '<scroll '.repeat(count)
+      let best = Infinity
+      for (let round = 0; round < 3; round++) {
+        const started = performance.now()
+        expect(() => repairToolCall({ role: 'assistant', content }, macro, { toolChoiceName: 'AgentOutput' })).toThrow()
+        best = Math.min(best, performance.now() - started)
+      }
+      return Math.max(best, 1)
+    }
+    // Ten times the input: about ten times the work when linear, a hundred when quadratic.
+    expect(time(100_000) / time(10_000)).toBeLessThan(30)
+  })
+
   it('should report a name taken from before the JSON', () => {
     const { fixes } = repairToolCall({ role: 'assistant', content: 'scroll: {"down": true}' }, macro, { toolChoiceName: 'AgentOutput' })
     expect(fixes).toContain('name-before-json')

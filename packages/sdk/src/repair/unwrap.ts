@@ -44,7 +44,8 @@ function argumentKey(record: Record<string, unknown>): string | undefined {
   return undefined
 }
 
-function argumentValue(record: Record<string, unknown>): unknown {
+/** The value under an envelope's argument key (`arguments`, `args`, `parameters`, `input` …), if any. */
+export function argumentValue(record: Record<string, unknown>): unknown {
   const key = argumentKey(record)
   return key === undefined ? undefined : record[key]
 }
