@@ -203,6 +203,23 @@ describe('classifyHttpError', () => {
     expect(classify(400, body).rawResponse).toEqual(body)
   })
 
+  // Wordings the field guide does not list, from other providers and servers.
+  it.each([
+    ['Azure content filter', 400, { error: { code: 'content_filter', message: "The response was filtered due to the prompt triggering Azure OpenAI's content management policy." } }, 'content_filter'],
+    ['a moderation refusal', 403, { error: { message: 'Your input was flagged by the moderation system.', code: 403 } }, 'content_filter'],
+    ['a Chinese sensitive-content refusal', 400, { error: { code: '1301', message: '系统检测到输入或生成内容可能包含不安全或敏感内容' } }, 'content_filter'],
+    ['Together', 400, { error: { message: 'Input validation error: `inputs` tokens + `max_new_tokens` must be <= 8193. Given: 9000 `inputs` tokens and 512 `max_new_tokens`', type: 'invalid_request_error' } }, 'context_length'],
+    ['TGI', 422, { error: 'Input validation error: `inputs` must have less than 4096 tokens. Given: 5000', error_type: 'validation' }, 'context_length'],
+    ['Cohere-style', 400, { message: 'too many tokens: total number of tokens in the prompt cannot exceed 4081 - received 5000' }, 'context_length'],
+    ['SGLang', 400, { object: 'error', message: "The input (5000 tokens) is longer than the model's context length (4096 tokens).", type: 'BadRequestError', code: 400 }, 'context_length'],
+    ['Zhipu in Chinese', 400, { error: { code: '1261', message: 'Prompt 超长' } }, 'context_length'],
+    ['a decommissioned model', 400, { error: { message: 'The model `mixtral-8x7b-32768` has been decommissioned and is no longer supported.', type: 'invalid_request_error', code: 'model_decommissioned' } }, 'model_not_found'],
+    ['max_tokens over the model limit (not the prompt)', 400, { error: { message: 'max_tokens is too large: 100000. This model supports at most 16384 completion tokens, whereas you provided 100000.', code: 'invalid_value' } }, 'bad_request'],
+    ['a server without tool parsing', 400, { error: { message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set', type: 'BadRequestError' } }, 'bad_request'],
+  ])('should classify %s', (_name, status, body, type) => {
+    expect(classifyHttpError(status, undefined, JSON.stringify(body), body).type).toBe(type)
+  })
+
   it('should accept plain-record headers and none at all', () => {
     expect(classifyHttpError(429, { 'Retry-After': '3' }, '', undefined).retryAfterMs).toBe(3_000)
     expect(classifyHttpError(429, undefined, '', undefined).type).toBe('rate_limit')

@@ -109,14 +109,26 @@ const CONTEXT_PATTERNS: readonly RegExp[] = [
   /\b(?:prompt|input|messages?)\b(?: is| are)? too long/i,
   /\b(?:prompt|input)\b(?: token count| tokens?| length)?[^.]{0,40}?\b(?:exceeds?|exceeded|exceeding|is greater than|is larger than|is more than)\b[^.]{0,40}?\b(?:maximum|max|limit|allowed)\b/i,
   /range of input length should be/i,
+  // SGLang / vLLM forks: "The input (5000 tokens) is longer than the model's context length".
+  /longer than (?:the )?(?:model'?s? )?(?:maximum )?context (?:length|window|size)/i,
+  // TGI / Together: "`inputs` must have less than 4096 tokens", "`inputs` tokens + `max_new_tokens` must be <= 8193".
+  /\binputs?`?\s+(?:must (?:have|be) (?:less|fewer) than \d+ tokens|tokens \+ `?max_new_tokens`? must be <=)/i,
+  // Cohere-style: "total number of tokens in the prompt cannot exceed 4081".
+  /tokens in the (?:prompt|input|request) (?:cannot|can't|must not|should not|may not) exceed/i,
+  // Chinese wordings (Zhipu, DashScope, Moonshot, Baidu): "Prompt 超长", "输入长度超过限制", "超出上下文长度".
+  /超长|(?:输入|上下文|提示词?|prompt)[^。,，]{0,10}(?:长度)?超(?:过|出)|超出[^。,，]{0,6}(?:上下文|最大长度|长度限制)/i,
 ]
+
+// A safety or moderation system refused the request itself (not the answer: that is a finish reason).
+const FILTER_CODES = /^(?:content_filter|content_policy_violation|content_policy|moderation(?:_blocked)?|flagged|safety|data_inspection_failed|sensitive(?:_content)?|prohibited_content|responsible_ai_policy_violation|content_blocked)$/i
+const FILTER_WORDS = /content (?:management )?polic(?:y|ies)|content filter|flagged by (?:the )?(?:moderation|safety)|requires moderation|inappropriate content|safety (?:system|filters?)|violat\w* (?:our|the) (?:usage|content|safety) polic|敏感|不安全|内容审核/i
 
 const QUOTA_CODES = /^(?:insufficient_quota|exceeded_current_quota(?:_error)?|insufficient_balance|insufficient_credits|billing_hard_limit_reached|billing_not_active|arrearage|payment_required)$/i
 const QUOTA_WORDS = /insufficient[\s_](?:balance|credits?|funds|quota)|credit balance is too low|out of credits|balance is (?:not enough|insufficient)|billing (?:hard )?limit|account (?:is )?(?:in arrears|overdue)|check your plan and billing/i
 const AUTH_CODES = /^(?:invalid_api_key|authentication_error|permission_error|permission_denied|unauthenticated|unauthorized|invalid_authentication|access_denied|forbidden)$/i
 const AUTH_WORDS = /(?:invalid|incorrect|missing|expired|revoked) (?:api[\s_-]?key|authentication|token|bearer)|api[\s_-]?key (?:is )?(?:not valid|invalid|missing|expired|required)|(?:unauthorized|unauthenticated|authentication (?:failed|required))/i
 const MODEL_CODES = /^(?:model_not_found|not_found_error|model_not_available|modelnotfound|not_found)$/i
-const MODEL_WORDS = /\bno models? (?:are |is )?loaded|\bmodel\b[^.]{0,80}?\b(?:does ?n[o']t exist|not exists?|not found|not available|is not a valid model)|(?:unknown|invalid|unsupported) model\b|\bno such model|\bmodel not (?:found|exist)/i
+const MODEL_WORDS = /\bno models? (?:are |is )?loaded|\bmodel\b[^.]{0,80}?\b(?:has been |was )?(?:decommissioned|retired|deprecated and (?:removed|no longer))|\bmodel\b[^.]{0,80}?\b(?:does ?n[o']t exist|not exists?|not found|not available|is not a valid model)|(?:unknown|invalid|unsupported) model\b|\bno such model|\bmodel not (?:found|exist)/i
 const RATE_CODES = /^(?:rate_limit_exceeded|rate_limit_error|rate_limited|resource_exhausted|too_many_requests|throttling|requests_limit_exceeded)$/i
 const RATE_WORDS = /rate[\s_-]?limit|too many requests|requests per (?:minute|second|day)|tokens per minute|\b[rt]pm\b|throttl/i
 const SERVER_CODES = /^(?:server_error|api_error|internal_error|internal_server_error|internal|overloaded_error|overloaded|unavailable|service_unavailable|deadline_exceeded|bad_gateway|gateway_timeout)$/i
@@ -157,6 +169,9 @@ function decide(status: number, detail: ProviderErrorDetail, haystack: string, r
   // unless its limit is 0 (Gemini: the plan has no quota at all for this model).
   if (status === 402 || has(QUOTA_CODES) || (QUOTA_WORDS.test(message) && (retryAfterMs === undefined || /\blimit: 0\b/.test(message)))) {
     return { type: 'quota_exceeded', what: 'the account is out of quota, credits or balance', advice: 'Top up or raise the spending limit with your provider, or use another API key; retrying will not help.' }
+  }
+  if (status < 500 && (has(FILTER_CODES) || FILTER_WORDS.test(message))) {
+    return { type: 'content_filter', what: "the provider's safety or moderation system refused the conversation", advice: 'Rephrase or remove the content it objects to; retrying the same request will not help.' }
   }
   if (status === 401 || status === 403 || (status < 500 && (has(AUTH_CODES) || AUTH_WORDS.test(message)))) {
     return { type: 'auth_error', what: 'the API key was rejected or has no access', advice: "Check apiKey (it must belong to this baseURL's provider) and that your account may use this model." }
