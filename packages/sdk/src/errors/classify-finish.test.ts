@@ -26,6 +26,26 @@ describe('classifyFinish', () => {
     expect(classifyFinish(reason)).toBe('unknown')
   })
 
+  // Spellings nobody listed: recognised by their words, whatever the case and separators.
+  it.each([
+    ['tool_call', 'ok'],
+    ['toolCalls', 'ok'],
+    ['end_of_turn', 'ok'],
+    ['COMPLETED', 'ok'],
+    ['stop_token', 'ok'],
+    ['max_new_tokens', 'truncated'],
+    ['MAX_LENGTH', 'truncated'],
+    ['output_limit', 'truncated'],
+    ['moderation', 'filtered'],
+    ['BLOCKED', 'filtered'],
+    ['policy_violation', 'filtered'],
+    ['invalid_tool_call', 'malformed'],
+    ['internal_error', 'server_error'],
+    ['FINISH_REASON_UNSPECIFIED', 'unknown'],
+  ])('should read the unlisted spelling %j as %j', (reason, expected) => {
+    expect(classifyFinish(reason)).toBe(expected)
+  })
+
   it('should call a reason that is not a string unknown instead of crashing', () => {
     expect(classifyFinish(42 as unknown as string)).toBe('unknown')
     expect(classifyFinish({} as unknown as string)).toBe('unknown')
