@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { createClient, defineAdapter, defineTool, isInvokeError } from '../index'
+import { createClient, createMacroTool, defineAdapter, defineTool, isInvokeError } from '../index'
 import { startScriptedServer, toolCallResponse, type ScriptedServer } from '../testing'
 
 const tools = {
@@ -68,5 +68,26 @@ describe('ErrorContext.reclassify', () => {
       customFetch: async () => new Response('{"code":"Arrearage","message":"Access denied, please make sure your account is in good standing."}', { status: 200 }),
     })
     await expect(client.invoke(messages, tools)).rejects.toMatchObject({ type: 'quota_exceeded' })
+  })
+})
+
+describe('response shapes near the protocol', () => {
+  const AgentOutput = createMacroTool({
+    scroll: defineTool({ description: 'Scroll', inputSchema: z.object({ down: z.boolean() }), execute: async () => 'scrolled' }),
+    done: defineTool({ description: 'Finish', inputSchema: z.object({ text: z.string() }) }),
+  })
+  const args = JSON.stringify({ action: { scroll: { down: true } } })
+  it.each([
+    ['a choice with delta instead of message', { choices: [{ delta: { role: 'assistant', tool_calls: [{ id: 'x', type: 'function', function: { name: 'AgentOutput', arguments: args } }] }, finish_reason: 'tool_calls' }] }, 'delta-as-message'],
+    ["the completions API's text", { choices: [{ text: args, finish_reason: 'stop' }] }, 'completion-text'],
+    ['choices as one object', { choices: { message: { role: 'assistant', content: args }, finish_reason: 'stop' } }, 'choices-object'],
+    ['a call whose arguments are under input', { choices: [{ message: { role: 'assistant', tool_calls: [{ id: 'x', type: 'function', function: { name: 'scroll', input: { down: true } } }] }, finish_reason: 'tool_calls' }] }, 'action-as-tool'],
+    ['tool_call in the singular', { choices: [{ message: { role: 'assistant', tool_call: { name: 'AgentOutput', arguments: args } }, finish_reason: 'tool_calls' }] }, 'unwrapped-envelope'],
+  ])('should take %s', async (_name, body, fix) => {
+    const client = createClient({ baseURL: 'http://127.0.0.1:9/v1', model: 'm', maxRetries: 0, customFetch: async () => new Response(JSON.stringify(body)) })
+    const result = await client.invoke(messages, { AgentOutput }, { toolChoiceName: 'AgentOutput' })
+    expect(result.toolCall.args).toEqual({ action: { scroll: { down: true } } })
+    expect(result.toolResult).toEqual({ input: { action: { scroll: { down: true } } }, output: 'scrolled' })
+    expect(result.fixes).toContain(fix)
   })
 })

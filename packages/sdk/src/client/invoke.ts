@@ -314,12 +314,41 @@ const FINISH_ERRORS: Record<Exclude<FinishClass, 'ok'>, (reason: string) => [Inv
 }
 
 /**
+ * Brings near-misses of the chat-completions shape into it (only when the shape is off, so a clean
+ * response is untouched): `choices` as one object (`choices-object`), a choice carrying `delta`
+ * (a stream chunk's shape) instead of `message` (`delta-as-message`), or the completions API's
+ * `text` (`completion-text`).
+ */
+function normalizeShape(parsed: ChatResponse, fixes: string[]): ChatResponse {
+  if (typeof parsed !== 'object' || parsed === null) return parsed
+  let choices: unknown = parsed.choices
+  if (typeof choices === 'object' && choices !== null && !Array.isArray(choices) && ('message' in choices || 'delta' in choices || 'text' in choices)) {
+    choices = [choices]
+    fixes.push('choices-object')
+  }
+  if (!Array.isArray(choices)) return parsed
+  const first: unknown = choices[0]
+  if (typeof first !== 'object' || first === null) return choices === parsed.choices ? parsed : { ...parsed, choices: choices as ChatResponse['choices'] }
+  const choice = first as Record<string, unknown>
+  if (typeof choice.message !== 'object' || choice.message === null) {
+    if (typeof choice.delta === 'object' && choice.delta !== null) {
+      choices = [{ ...choice, message: choice.delta }, ...choices.slice(1)]
+      fixes.push('delta-as-message')
+    } else if (typeof choice.text === 'string') {
+      choices = [{ ...choice, message: { role: 'assistant', content: choice.text } }, ...choices.slice(1)]
+      fixes.push('completion-text')
+    }
+  }
+  return choices === parsed.choices ? parsed : { ...parsed, choices: choices as ChatResponse['choices'] }
+}
+
+/**
  * Everything after the HTTP response: shape check, finish classification, adapters' fixResponse,
  * repair, validation, execution.
  */
 export async function completeStep(step: StepState, parsed: ChatResponse, attempt: number): Promise<InvokeResult> {
   const { client, context, fixes } = step
-  let response = parsed
+  let response = normalizeShape(parsed, fixes)
   if (typeof response !== 'object' || response === null || !Array.isArray(response.choices)) {
     throw new InvokeError('invalid_schema', 'The response has no "choices" array: the server does not speak the OpenAI chat-completions format.', { rawResponse: parsed })
   }

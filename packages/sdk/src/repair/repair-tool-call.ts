@@ -7,7 +7,7 @@ import { extractCalls, type ExtractedCall } from './extract-calls'
 import { isTruncatedJson, parseLenientJson } from './lenient-json'
 import { fieldNames, safeJsonSchema, shapeMacroInput, type DroppedCall } from './shape-macro-input'
 import { splitReasoning } from './split-reasoning'
-import { isEnvelope, unwrapArgumentLayers, unwrapEnvelope, type RawCall } from './unwrap'
+import { argumentValue, isEnvelope, unwrapArgumentLayers, unwrapEnvelope, type RawCall } from './unwrap'
 
 export type { DroppedCall } from './shape-macro-input'
 
@@ -150,7 +150,8 @@ function repairMessage(message: ChatResponseMessage, tools: ToolSet, options: Re
 
   // 1. Native calls: every tool_calls entry, then the legacy function_call.
   const native: RawCall[] = []
-  const toolCalls: unknown = message.tool_calls
+  // `tool_calls` as servers spell it: also `tool_call`, `toolCalls`, `function_calls`.
+  const toolCalls: unknown = message.tool_calls ?? message.tool_call ?? message.toolCalls ?? message.function_calls
   // One call object instead of an array happens too.
   const callList = Array.isArray(toolCalls) ? toolCalls : isPlainObject(toolCalls) ? [toolCalls] : undefined
   if (callList) {
@@ -158,7 +159,8 @@ function repairMessage(message: ChatResponseMessage, tools: ToolSet, options: Re
       if (typeof call !== 'object' || call === null) continue
       const fn = isPlainObject(call.function) ? call.function : (call as Record<string, unknown>)
       const fixes: string[] = fn === call ? ['unwrapped-envelope'] : []
-      const raw = fn.arguments !== undefined ? fn.arguments : (fn as Record<string, unknown>).parameters
+      // `arguments`, or whatever argument-shaped key the server used (`parameters`, `input`, `args` …).
+      const raw = fn.arguments !== undefined ? fn.arguments : argumentValue(fn as Record<string, unknown>)
       if (isPlainObject(raw)) fixes.push('object-arguments')
       native.push({ ...(typeof fn.name === 'string' ? { name: fn.name } : {}), args: raw, ...(typeof call.id === 'string' && call.id ? { id: call.id } : {}), fixes })
     }
