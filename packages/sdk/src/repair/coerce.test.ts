@@ -35,8 +35,24 @@ describe('coerceToSchema', () => {
 
   it('should leave what it cannot convert for the validator', () => {
     const fixes: string[] = []
-    expect(coerceToSchema({ index: '3.5', on: 'yes', nested: [{ depth: 1 }, { depth: 2 }] }, schema, fixes)).toEqual({ index: '3.5', on: 'yes', nested: [{ depth: 1 }, { depth: 2 }] })
+    expect(coerceToSchema({ index: '3.5', on: 'maybe', nested: [{ depth: 1 }, { depth: 2 }] }, schema, fixes)).toEqual({ index: '3.5', on: 'maybe', nested: [{ depth: 1 }, { depth: 2 }] })
+    expect(coerceToSchema({ on: 2 }, schema, fixes)).toEqual({ on: 2 })
     expect(fixes).toEqual([])
+  })
+
+  it.each([
+    ['yes', true],
+    ['No', false],
+    ['on', true],
+    ['OFF', false],
+    ['1', true],
+    [0, false],
+    [1, true],
+    [' True ', true],
+  ])('should read %j as the boolean %j where the schema wants one', (value, expected) => {
+    const fixes: string[] = []
+    expect(coerceToSchema({ on: value }, schema, fixes)).toEqual({ on: expected })
+    expect(fixes).toEqual(['coerced:boolean'])
   })
 
   it('should unwrap a one-element array where one object is expected', () => {

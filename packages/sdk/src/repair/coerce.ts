@@ -70,6 +70,8 @@ function schemaTypes(schema: JsonSchemaNode): string[] {
   return []
 }
 
+const BOOLEAN_TEXT: Record<string, boolean> = { true: true, false: false, '1': true, '0': false, yes: true, no: false, on: true, off: false }
+
 function matchesType(value: unknown, type: string): boolean {
   switch (type) {
     case 'object':
@@ -174,11 +176,12 @@ function convertScalar(value: unknown, types: string[], fixes: string[]): unknow
         }
       }
     }
-    if (type === 'boolean' && typeof value === 'string') {
-      const text = value.trim().toLowerCase()
-      if (text === 'true' || text === 'false') {
+    if (type === 'boolean' && (typeof value === 'string' || value === 0 || value === 1)) {
+      // `"true"`, `"False"`, `1`/`0`, `"yes"`/`"no"`, `"on"`/`"off"`: what XML formats and small models write.
+      const text = String(value).trim().toLowerCase()
+      if (Object.hasOwn(BOOLEAN_TEXT, text)) {
         pushFix(fixes, 'coerced:boolean')
-        return text === 'true'
+        return BOOLEAN_TEXT[text]
       }
     }
     if (type === 'string' && (typeof value === 'number' || typeof value === 'boolean')) {

@@ -98,6 +98,12 @@ describe('repairToolCall on formats beyond the field guide', () => {
     expect(time(100_000) / time(10_000)).toBeLessThan(30)
   })
 
+  it('should unwrap a list of calls under a key of any name (multi_tool_use)', () => {
+    const content = '{"tool_uses": [{"recipient_name": "functions.scroll", "parameters": {"down": true}}]}'
+    const { toolCall } = repairToolCall({ role: 'assistant', content }, macro, { toolChoiceName: 'AgentOutput' })
+    expect((toolCall.args as { action: unknown }).action).toEqual(SCROLL)
+  })
+
   it('should report a name taken from before the JSON', () => {
     const { fixes } = repairToolCall({ role: 'assistant', content: 'scroll: {"down": true}' }, macro, { toolChoiceName: 'AgentOutput' })
     expect(fixes).toContain('name-before-json')

@@ -65,6 +65,8 @@ export function isEnvelope(value: unknown): value is Record<string, unknown> {
   if (keys.length !== 1) return false
   const inner = value[keys[0]!]
   if (keys[0] === 'tool_calls') return Array.isArray(inner)
+  // A list of calls under a key of any name (`tool_uses`, `calls`, `function_calls` …).
+  if (Array.isArray(inner) && inner.length > 0 && inner.every(isEnvelope)) return true
   return (keys[0] === 'function' || keys[0] === 'tool_call' || keys[0] === 'function_call' || keys[0] === 'functionCall') && (isPlainObject(inner) || Array.isArray(inner))
 }
 
