@@ -61,7 +61,7 @@ async function main() {
       'Set WILDCALL_BASE_URL, WILDCALL_MODEL and WILDCALL_API_KEY to drive a real model instead.',
     )
   }
-  log(`Adapters for this client: ${client.adapters.join(', ')}`, `Task: ${TASK}`)
+  log(`Adapters for this client: ${client.adapters.join(', ') || 'none (the request goes out as built)'}`, `Task: ${TASK}`)
   try {
     const summary = await runAgentLoop({ client, page: createSimulatedPage(), task: TASK, log })
     const codes = [...new Set(summary.fixes)]

@@ -72,11 +72,11 @@ describe('openrouterAdapter', () => {
       customFetch: toServer,
       maxRetries: 0,
     })
-    expect(client.adapters).toEqual(['claude', 'openrouter', 'openai'])
+    expect(client.adapters).toEqual(['claude', 'openrouter'])
     const result = await client.invoke([{ role: 'user', content: 'Book the train' }], tools, { toolChoiceName: 'done' })
     expect(result.toolCall).toEqual({ id: 'toolu_vrtx_01Kx9Vb2Nm3Qw4Er5Ty6Ui7O', name: 'done', args: { text: 'Booked the 9:40 train.' } })
     expect(result.toolResult).toBe(22)
-    expect(result.adapters).toEqual(['claude', 'openrouter', 'openai'])
+    expect(result.adapters).toEqual(['claude', 'openrouter'])
     const received = server.requests.at(-1)!.body
     // Claude asked for no thinking; OpenRouter received it in its own shape, and the OpenAI
     // tool_choice was kept because OpenRouter translates it for Anthropic itself.

@@ -103,7 +103,7 @@ describe('wildcall (built CLI)', { timeout: 90_000 }, () => {
       expect(report.outcome).toBe('clean')
       expect(report.fixes).toEqual([])
       expect(report.toolCall).toEqual({ name: 'AgentOutput', args: STEP })
-      expect(report.adapters).toEqual(['qwen', 'openai'])
+      expect(report.adapters).toEqual(['qwen'])
       // The qwen adapter turns thinking off: shown per adapter and in the whole-body diff.
       expect(report.patches.find((patch: { adapter: string }) => patch.adapter === 'qwen').changes).toContainEqual({ path: 'enable_thinking', kind: 'added', after: false })
       expect(report.requestDiff).toContainEqual({ path: 'enable_thinking', kind: 'added', after: false })
@@ -123,7 +123,7 @@ describe('wildcall (built CLI)', { timeout: 90_000 }, () => {
 
     it('should show no adapter change for a model no adapter patches', async () => {
       const report = JSON.parse((await doctor('acme-large-1')).stdout)
-      expect(report.adapters).toEqual(['openai'])
+      expect(report.adapters).toEqual([])
       expect(report.requestDiff).toEqual([])
     })
 
@@ -168,7 +168,7 @@ describe('wildcall (built CLI)', { timeout: 90_000 }, () => {
       const run = await wildcall(['doctor', '--base-url', server.url, '--model', 'qwen3-max', '--quiet'])
       expect(run.code).toBe(0)
       expect(run.stderr).toBe('')
-      expect(run.stdout).toContain('Adapters matched (patch order): qwen, openai')
+      expect(run.stdout).toContain('Adapters matched (patch order): qwen\n')
       expect(run.stdout).toContain('+ enable_thinking: false')
       expect(run.stdout).toMatch(/HTTP: 200 in \d+ ms/)
       expect(run.stdout).toContain('Raw response (API key redacted):')

@@ -38,7 +38,7 @@ export type DoctorOutcome = 'clean' | 'repaired' | 'error_retryable' | 'error_fi
 export interface DoctorReport {
   baseURL: string
   model: string
-  /** Adapters that matched, in patch order (the default `openai` last). */
+  /** Adapters that matched, in patch order (the default `openai` adapter only for GPT models). */
   adapters: string[]
   /** What each matched adapter changed in the request, replayed one by one. */
   patches: Array<{ adapter: string; changes: JsonChange[] }>
@@ -249,7 +249,7 @@ function replayPatches(
 export function formatDoctorReport(report: DoctorReport): string {
   const lines: string[] = []
   lines.push(`wildcall doctor — ${report.baseURL} · model ${report.model}`, '')
-  lines.push(`Adapters matched (patch order): ${report.adapters.join(', ')}`)
+  lines.push(`Adapters matched (patch order): ${report.adapters.join(', ') || 'none (the request goes out as built)'}`)
   for (const patch of report.patches) {
     lines.push(patch.changes.length === 0 ? `  ${patch.adapter}: no change` : `  ${patch.adapter}: ${patch.changes.length} change(s)`)
     lines.push(...formatChanges(patch.changes).map((line) => `      ${line}`))

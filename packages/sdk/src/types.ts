@@ -227,7 +227,7 @@ export interface InvokeResult<Args = unknown, Output = unknown> {
   fixes: string[]
   /** Calls the model made besides the one taken (only the first valid call is a step); never executed. */
   dropped: DroppedCall[]
-  /** Names of the adapters that handled the step, in patch order, e.g. `['qwen', 'openrouter', 'openai']`. */
+  /** Names of the adapters that matched, in patch order, e.g. `['qwen', 'openrouter']` (the default `openai` adapter is named only for GPT models). */
   adapters: string[]
   /** The body sent on the last attempt (API key never included). */
   rawRequest: ChatRequest

@@ -35,8 +35,9 @@ const untouched = (model: string): AdapterRequestCase => ({
 })
 
 testAdapter(openaiAdapter(), {
-  // The default adapter sees every model; it only acts on GPTs.
-  matches: ['gpt-4.1', 'llama-3.3-70b', 'Qwen/Qwen3-Max', { model: 'anthropic/claude-sonnet-4.5', baseURL: 'https://openrouter.ai/api/v1' }],
+  // The default adapter runs last for every model, but matches (and is reported for) GPTs only.
+  matches: ['gpt-4.1', 'openai/GPT-5.2-chat', 'chatgpt-4o-latest', { model: 'openai/gpt-5-mini', baseURL: 'https://openrouter.ai/api/v1' }],
+  rejects: ['llama-3.3-70b', 'Qwen/Qwen3-Max', 'gpt-oss-120b', { model: 'anthropic/claude-sonnet-4.5', baseURL: 'https://openrouter.ai/api/v1' }],
   requests: [
     minimal('gpt-5'),
     minimal('gpt-5-mini'),

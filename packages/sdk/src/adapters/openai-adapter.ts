@@ -42,7 +42,9 @@ export function openaiAdapter(): Adapter {
   return {
     name: 'openai',
     kind: 'model',
-    match: () => true,
+    // It runs for every model (always last, for the standard finish reasons), but it *matches* — and
+    // so appears in `result.adapters` — only the GPT family it patches.
+    match: (context) => GPT.test(context.modelId) && !GPT_OSS.test(context.modelId),
     patchRequest(body, context) {
       const id = context.modelId
       if (!GPT.test(id) || GPT_OSS.test(id)) return

@@ -251,20 +251,20 @@ describe('adapter resolution end to end', () => {
   it('should let a user-registered adapter override a built-in for the same model, and restore it on unregister', async () => {
     const registry = createAdapterRegistry({ builtIns: [fakeQwen('qwen', 'built-in')] })
     const before = createClient({ baseURL: server.url, model: 'Qwen/Qwen3-Max', registry })
-    expect(before.adapters).toEqual(['qwen', 'openai'])
+    expect(before.adapters).toEqual(['qwen'])
     await before.invoke(messages, tools)
     expect(server.requests.at(-1)!.body.patched_by).toBe('built-in')
 
     const unregister = registry.register(fakeQwen('my-qwen', 'user'))
     const overridden = createClient({ baseURL: server.url, model: 'Qwen/Qwen3-Max', registry })
-    expect(overridden.adapters).toEqual(['my-qwen', 'openai'])
+    expect(overridden.adapters).toEqual(['my-qwen'])
     const result = await overridden.invoke(messages, tools)
-    expect(result.adapters).toEqual(['my-qwen', 'openai'])
+    expect(result.adapters).toEqual(['my-qwen'])
     expect(server.requests.at(-1)!.body.patched_by).toBe('user')
 
     unregister()
     const restored = createClient({ baseURL: server.url, model: 'Qwen/Qwen3-Max', registry })
-    expect(restored.adapters).toEqual(['qwen', 'openai'])
+    expect(restored.adapters).toEqual(['qwen'])
     await restored.invoke(messages, tools)
     expect(server.requests.at(-1)!.body.patched_by).toBe('built-in')
   })
@@ -273,9 +273,9 @@ describe('adapter resolution end to end', () => {
     const builtInLike = registerAdapter(fakeQwen('qwen', 'built-in'))
     const override = registerAdapter(fakeQwen('my-qwen', 'user'))
     try {
-      expect(createClient({ baseURL: server.url, model: 'qwen3.6-plus' }).adapters).toEqual(['my-qwen', 'openai'])
+      expect(createClient({ baseURL: server.url, model: 'qwen3.6-plus' }).adapters).toEqual(['my-qwen'])
       override()
-      expect(createClient({ baseURL: server.url, model: 'qwen3.6-plus' }).adapters).toEqual(['qwen', 'openai'])
+      expect(createClient({ baseURL: server.url, model: 'qwen3.6-plus' }).adapters).toEqual(['qwen'])
     } finally {
       override()
       builtInLike()
@@ -285,8 +285,8 @@ describe('adapter resolution end to end', () => {
 
   it('should resolve Qwen/Qwen3-Max and qwen3.6-plus to the qwen adapter and leave gpt-5.2-2026-01-15 to openai', () => {
     const registry = createAdapterRegistry({ builtIns: [fakeQwen(), fakeClaude()] })
-    expect(createClient({ baseURL: server.url, model: 'Qwen/Qwen3-Max', registry }).adapters).toEqual(['qwen', 'openai'])
-    expect(createClient({ baseURL: server.url, model: 'qwen3.6-plus', registry }).adapters).toEqual(['qwen', 'openai'])
+    expect(createClient({ baseURL: server.url, model: 'Qwen/Qwen3-Max', registry }).adapters).toEqual(['qwen'])
+    expect(createClient({ baseURL: server.url, model: 'qwen3.6-plus', registry }).adapters).toEqual(['qwen'])
     expect(createClient({ baseURL: server.url, model: 'gpt-5.2-2026-01-15', registry }).adapters).toEqual(['openai'])
   })
 
@@ -298,9 +298,9 @@ describe('adapter resolution end to end', () => {
       adapters: [fakeOpenRouter(log), fakeClaude(log)],
       registry: createAdapterRegistry(),
     })
-    expect(client.adapters).toEqual(['claude', 'openrouter', 'openai'])
+    expect(client.adapters).toEqual(['claude', 'openrouter'])
     const result = await client.invoke(messages, tools)
-    expect(result.adapters).toEqual(['claude', 'openrouter', 'openai'])
+    expect(result.adapters).toEqual(['claude', 'openrouter'])
     expect(log).toEqual(['claude.patchRequest', 'openrouter.patchRequest', 'claude.classifyFinish', 'openrouter.classifyFinish', 'openrouter.fixResponse', 'claude.fixResponse'])
     // OpenRouter translated what the Claude adapter set, which only works in this order.
     expect(bodies[0]).toMatchObject({ model: 'anthropic/claude-sonnet-4.5', reasoning: { enabled: false } })

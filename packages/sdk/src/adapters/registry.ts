@@ -155,6 +155,16 @@ export function matchesAdapter(adapter: Adapter, context: MatchContext): boolean
 }
 
 /**
+ * The names reported in `client.adapters` and `result.adapters`: every adapter of the chain that
+ * matched. The default adapter, which runs last for every model, is named only when it matches too
+ * (the GPT family), so a Qwen model behind OpenRouter reports `['qwen', 'openrouter']`.
+ */
+export function matchedAdapterNames(chain: readonly Adapter[], context: MatchContext): string[] {
+  const last = chain.length - 1
+  return chain.filter((adapter, index) => index < last || matchesAdapter(adapter, context)).map((adapter) => adapter.name)
+}
+
+/**
  * The adapters that handle a client, in patch order: the model adapter(s), then the provider
  * adapter(s), then the default OpenAI adapter.
  *

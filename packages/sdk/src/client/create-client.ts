@@ -1,5 +1,5 @@
 import mitt, { type Emitter } from 'mitt'
-import { defaultRegistry, resolveAdapters } from '../adapters/registry'
+import { defaultRegistry, matchedAdapterNames, resolveAdapters } from '../adapters/registry'
 import { normalizeModelName } from '../adapters/normalize-model-name'
 import { isInvokeError } from '../errors/invoke-error'
 import { resolveRetryOptions, withRetry } from '../retry/with-retry'
@@ -19,7 +19,7 @@ export interface Client {
   stream(messages: ChatMessage[], tools: ToolSet, options?: InvokeOptions): StreamRun
   /** Typed events: `request`, `response`, `retry`, `fix`, `error`, `action`. */
   readonly events: Emitter<ClientEvents>
-  /** Names of the adapters that handle this client, in patch order (the default `openai` last). */
+  /** Names of the adapters that matched this client, in patch order; the default `openai` adapter only for GPT models. */
   readonly adapters: readonly string[]
   /** The model name as configured. */
   readonly model: string
@@ -60,7 +60,7 @@ export function createClient(config: ClientConfig): Client {
     retry: resolveRetryOptions(config.retry, config.maxRetries),
     match,
     chain,
-    adapterNames: Object.freeze(chain.map((adapter) => adapter.name)),
+    adapterNames: Object.freeze(matchedAdapterNames(chain, match)),
     responseChain: responseOrder(chain),
     events,
   }
