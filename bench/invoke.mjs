@@ -1,8 +1,8 @@
 // CPU cost of one invoke (in-memory transport, the 8-action macro tool) next to the floor: what any
 // client must do — serialise the request, read the Response, parse and validate the arguments.
-import { Bench } from 'tinybench'
 import { createClient, createMacroTool, defineTool } from '../packages/sdk/dist/index.js'
 import { browserActions, messages } from './_browser-actions.mjs'
+import { compareToFloor } from './_compare.mjs'
 
 const BUDGET = 1.5
 const AgentOutput = createMacroTool(browserActions(defineTool))
@@ -42,23 +42,8 @@ async function ours() {
   await client.invoke(messages, tools, { toolChoiceName: 'AgentOutput' })
 }
 
-// Seven short rounds, each timing the floor and invoke back to back; the median of the per-round
-// ratios resists the noise of a shared machine better than one long run.
-const ratios = []
-const floors = []
-const invokes = []
-for (let round = 0; round < 7; round++) {
-  const bench = new Bench({ time: 250, warmupTime: 50 })
-  bench.add('floor', floor).add('invoke', ours)
-  await bench.run()
-  const [floorTask, invokeTask] = bench.tasks
-  floors.push(floorTask.result.latency.p50)
-  invokes.push(invokeTask.result.latency.p50)
-  ratios.push(invokeTask.result.latency.p50 / floorTask.result.latency.p50)
-}
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
-const ratio = median(ratios)
-console.log(`floor  (serialise + read + parse + validate): ${(median(floors) * 1000).toFixed(1)} µs/op`)
-console.log(`invoke (whole pipeline, in-memory transport):  ${(median(invokes) * 1000).toFixed(1)} µs/op`)
+const { floorMs, oursMs, ratio, ratios } = await compareToFloor(floor, ours)
+console.log(`floor  (serialise + read + parse + validate): ${(floorMs * 1000).toFixed(1)} µs/op`)
+console.log(`invoke (whole pipeline, in-memory transport):  ${(oursMs * 1000).toFixed(1)} µs/op`)
 console.log(`ratio invoke/floor: ${ratio.toFixed(2)}× median of ${ratios.length} rounds [${ratios.map((r) => r.toFixed(2)).join(' ')}] (budget ≤ ${BUDGET}×) ${ratio <= BUDGET ? 'OK' : 'OVER BUDGET'}`)
 if (ratio > BUDGET) process.exitCode = 1

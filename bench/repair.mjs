@@ -4,6 +4,7 @@
 import { Bench } from 'tinybench'
 import { createMacroTool, defineTool, repairToolCall } from '../packages/sdk/dist/index.js'
 import { browserActions } from './_browser-actions.mjs'
+import { compareToFloor } from './_compare.mjs'
 
 const BUDGET = 1.5
 const AgentOutput = createMacroTool(browserActions(defineTool))
@@ -27,22 +28,11 @@ function ours() {
 }
 if (repairToolCall(clean, tools, options).fixes.length !== 0) throw new Error('bench sanity check failed: the clean response needed repair')
 
-// Seven short rounds, floor and repair back to back in each; the median of the per-round ratios
-// resists the noise of a shared machine better than one long run.
-const rounds = []
-for (let round = 0; round < 7; round++) {
-  const bench = new Bench({ time: 200, warmupTime: 50 })
-  bench.add('floor', floor).add('repair', ours)
-  await bench.run()
-  const [floorTask, repairTask] = bench.tasks
-  rounds.push({ floor: floorTask.result.latency.p50, repair: repairTask.result.latency.p50 })
-}
-rounds.sort((a, b) => a.repair / a.floor - b.repair / b.floor)
-const middle = rounds[3]
-const ratio = middle.repair / middle.floor
-console.log(`clean response, floor  (JSON.parse + validate): ${(middle.floor * 1000).toFixed(2)} µs/op`)
-console.log(`clean response, repairToolCall:                 ${(middle.repair * 1000).toFixed(2)} µs/op`)
+const { floorMs, oursMs, ratio } = await compareToFloor(floor, ours, { time: 200 })
+console.log(`clean response, floor  (JSON.parse + validate): ${(floorMs * 1000).toFixed(2)} µs/op`)
+console.log(`clean response, repairToolCall:                 ${(oursMs * 1000).toFixed(2)} µs/op`)
 console.log(`ratio repair/floor: ${ratio.toFixed(2)}× median of 7 rounds (budget ≤ ${BUDGET}×) ${ratio <= BUDGET ? 'OK' : 'OVER BUDGET'}`)
+if (ratio > BUDGET) process.exitCode = 1
 
 const messy = {
   'hermes markup after </think>': { role: 'assistant', content: `Let me click search.\n</think>\n\n<tool_call>\n{"name": "click_element_by_index", "arguments": {"index": "3"}}\n</tool_call>` },
