@@ -1,10 +1,25 @@
 import type { DroppedCall } from './repair/shape-macro-input'
 import type { StandardSchemaLike } from './tool/schema'
 
-/** A JSON value as it travels over the wire. */
+/**
+ * A JSON value as it travels over the wire.
+ *
+ * @example
+ * ```ts
+ * const args: JsonValue = { index: 3, tags: ['a', 'b'], note: null }
+ * ```
+ */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue }
 
-/** One OpenAI-style tool call, as found in `message.tool_calls` (and in assistant history). */
+/**
+ * One OpenAI-style tool call, as found in `message.tool_calls` (and in assistant history).
+ *
+ * @example
+ * ```ts
+ * const call: ChatToolCall = { id: 'call_1', type: 'function', function: { name: 'click', arguments: '{"index":3}' } }
+ * messages.push({ role: 'assistant', content: null, tool_calls: [call] }, { role: 'tool', tool_call_id: 'call_1', content: 'clicked 3' })
+ * ```
+ */
 export interface ChatToolCall {
   id?: string
   type?: 'function' | (string & {})
@@ -17,7 +32,17 @@ export interface ChatToolCall {
   [key: string]: unknown
 }
 
-/** One message of the conversation, OpenAI chat-completions shape. Extra provider fields pass through. */
+/**
+ * One message of the conversation, OpenAI chat-completions shape. Extra provider fields pass through.
+ *
+ * @example
+ * ```ts
+ * const messages: ChatMessage[] = [
+ *   { role: 'system', content: 'You are a browser agent. Call exactly one tool per step.' },
+ *   { role: 'user', content: 'Open the settings page.' },
+ * ]
+ * ```
+ */
 export interface ChatMessage {
   role: 'system' | 'developer' | 'user' | 'assistant' | 'tool' | (string & {})
   content?: string | null | Array<Record<string, unknown>>
@@ -28,13 +53,32 @@ export interface ChatMessage {
   [key: string]: unknown
 }
 
-/** The OpenAI `tools` entry sent for one tool. */
+/**
+ * The OpenAI `tools` entry sent for one tool.
+ *
+ * @example
+ * ```ts
+ * // What `{ click }` becomes in the request's `tools`:
+ * const definition: ChatToolDefinition = {
+ *   type: 'function',
+ *   function: { name: 'click', description: 'Click the element with this index', parameters: { type: 'object', properties: { index: { type: 'integer' } }, required: ['index'] } },
+ * }
+ * ```
+ */
 export interface ChatToolDefinition {
   type: 'function'
   function: { name: string; description?: string; parameters: Record<string, unknown>; [key: string]: unknown }
 }
 
-/** `tool_choice` as OpenAI defines it; adapters may rewrite it into provider shapes. */
+/**
+ * `tool_choice` as OpenAI defines it; adapters may rewrite it into provider shapes.
+ *
+ * @example
+ * ```ts
+ * const named: ChatToolChoice = { type: 'function', function: { name: 'AgentOutput' } } // sent for toolChoiceName
+ * const any: ChatToolChoice = 'required' // sent without one, or with disableNamedToolChoice
+ * ```
+ */
 export type ChatToolChoice =
   | 'auto'
   | 'none'
@@ -42,7 +86,14 @@ export type ChatToolChoice =
   | { type: 'function'; function: { name: string } }
   | Record<string, unknown>
 
-/** The request body sent to `POST {baseURL}/chat/completions`. Adapters add provider fields. */
+/**
+ * The request body sent to `POST {baseURL}/chat/completions`. Adapters add provider fields.
+ *
+ * @example
+ * ```ts
+ * const client = createClient({ baseURL, model, transformRequestBody: (body: ChatRequest) => ({ ...body, seed: 42 }) })
+ * ```
+ */
 export interface ChatRequest {
   model: string
   messages: ChatMessage[]
@@ -58,7 +109,15 @@ export interface ChatRequest {
   [key: string]: unknown
 }
 
-/** The assistant message of a response. */
+/**
+ * The assistant message of a response.
+ *
+ * @example
+ * ```ts
+ * const message: ChatResponseMessage = { role: 'assistant', content: '{"name": "done", "arguments": {"text": "ok"}}' }
+ * const { toolCall } = repairToolCall(message, { click, done }) // { name: 'done', args: { text: 'ok' } }
+ * ```
+ */
 export interface ChatResponseMessage {
   role?: string
   content?: string | null | Array<Record<string, unknown>>
@@ -71,7 +130,17 @@ export interface ChatResponseMessage {
   [key: string]: unknown
 }
 
-/** One choice of a response. */
+/**
+ * One choice of a response.
+ *
+ * @example
+ * ```ts
+ * fixResponse(response) {
+ *   const choice: ChatChoice | undefined = response.choices[0]
+ *   if (choice && typeof choice.message.content === 'string') choice.message.content = choice.message.content.replace(/<\|end\|>$/, '')
+ * },
+ * ```
+ */
 export interface ChatChoice {
   index?: number
   message: ChatResponseMessage
@@ -79,7 +148,16 @@ export interface ChatChoice {
   [key: string]: unknown
 }
 
-/** Token usage as servers report it (OpenAI names; others are normalised into {@link Usage}). */
+/**
+ * Token usage as servers report it (OpenAI names; others are normalised into {@link Usage}).
+ *
+ * @example
+ * ```ts
+ * const { rawResponse, usage } = await client.invoke(messages, tools)
+ * const raw: ChatUsage | null | undefined = (rawResponse as ChatResponse).usage // as the server named it
+ * usage.promptTokens // the same count, normalised across providers
+ * ```
+ */
 export interface ChatUsage {
   prompt_tokens?: number
   completion_tokens?: number
@@ -89,7 +167,16 @@ export interface ChatUsage {
   [key: string]: unknown
 }
 
-/** A chat-completions response body. */
+/**
+ * A chat-completions response body.
+ *
+ * @example
+ * ```ts
+ * const { rawResponse } = await client.invoke(messages, tools)
+ * const body = rawResponse as ChatResponse // the parsed body of the last attempt
+ * console.log(body.model, body.choices[0]?.finish_reason)
+ * ```
+ */
 export interface ChatResponse {
   id?: string
   object?: string
@@ -99,7 +186,17 @@ export interface ChatResponse {
   [key: string]: unknown
 }
 
-/** One tool-call fragment of a streamed delta. Servers differ in which fields each fragment carries. */
+/**
+ * One tool-call fragment of a streamed delta. Servers differ in which fields each fragment carries.
+ *
+ * @example
+ * ```ts
+ * fixChunk(chunk) {
+ *   const calls: ChatStreamToolCallDelta[] = chunk.choices?.[0]?.delta?.tool_calls ?? []
+ *   for (const call of calls) if (call.function?.name) call.function.name = call.function.name.replace(/^functions\./, '')
+ * },
+ * ```
+ */
 export interface ChatStreamToolCallDelta {
   index?: number
   id?: string | null
@@ -108,7 +205,17 @@ export interface ChatStreamToolCallDelta {
   [key: string]: unknown
 }
 
-/** The `delta` of one streamed choice. */
+/**
+ * The `delta` of one streamed choice.
+ *
+ * @example
+ * ```ts
+ * fixChunk(chunk) {
+ *   const delta: ChatStreamDelta | null | undefined = chunk.choices?.[0]?.delta
+ *   if (delta && typeof delta.thinking === 'string') delta.reasoning_content = delta.thinking // Acme calls it "thinking"
+ * },
+ * ```
+ */
 export interface ChatStreamDelta {
   role?: string
   content?: string | null
@@ -120,7 +227,16 @@ export interface ChatStreamDelta {
   [key: string]: unknown
 }
 
-/** One parsed `data:` event of a chat-completions stream (what an adapter's `fixChunk` sees). */
+/**
+ * One parsed `data:` event of a chat-completions stream (what an adapter's `fixChunk` sees).
+ *
+ * @example
+ * ```ts
+ * fixChunk(chunk: ChatStreamChunk) {
+ *   if (chunk.choices?.[0]?.finish_reason === 'eot') chunk.choices[0].finish_reason = 'stop'
+ * },
+ * ```
+ */
 export interface ChatStreamChunk {
   id?: string
   object?: string
@@ -152,7 +268,16 @@ export type StreamEvent =
   /** `attempt`: the attempt that failed (as in the client's `retry` event); `error`: why. */
   | { type: 'reset'; attempt: number; error: import('./errors/invoke-error').InvokeError }
 
-/** Normalised token usage of one step. Fields are 0 when the server did not report them. */
+/**
+ * Normalised token usage of one step. Fields are 0 when the server did not report them.
+ *
+ * @example
+ * ```ts
+ * const { usage } = await client.invoke(messages, tools)
+ * spent += usage.totalTokens
+ * console.debug(`${usage.cachedTokens}/${usage.promptTokens} prompt tokens cached, ${usage.reasoningTokens} reasoning`)
+ * ```
+ */
 export interface Usage {
   promptTokens: number
   completionTokens: number
@@ -161,7 +286,17 @@ export interface Usage {
   reasoningTokens: number
 }
 
-/** What a finish reason means for the step. */
+/**
+ * What a finish reason means for the step.
+ *
+ * @example
+ * ```ts
+ * // An adapter hook; `undefined` defers to the next adapter and then to the default classification.
+ * classifyFinish(reason): FinishClass | undefined {
+ *   return reason === 'eot_id' ? 'ok' : undefined
+ * },
+ * ```
+ */
 export type FinishClass =
   /** The model finished normally (a call may or may not be present). */
   | 'ok'
@@ -176,7 +311,17 @@ export type FinishClass =
   /** A reason nobody knows: `invalid_schema`. */
   | 'unknown'
 
-/** Context passed to every tool's `execute`. */
+/**
+ * Context passed to every tool's `execute`.
+ *
+ * @example
+ * ```ts
+ * const fetchPage = defineTool({
+ *   inputSchema: z.object({ url: z.string().url() }),
+ *   execute: async ({ url }, { signal }: ToolExecuteContext) => (await fetch(url, { signal })).text(),
+ * })
+ * ```
+ */
 export interface ToolExecuteContext {
   /** The invoke's signal: a long tool should stop when it aborts. */
   signal?: AbortSignal
@@ -188,6 +333,16 @@ export interface ToolExecuteContext {
 
 /**
  * A tool the model may call: a description, an input schema (zod 3.25+ or 4) and an optional `execute`.
+ *
+ * @example
+ * ```ts
+ * // defineTool builds the same object and infers Input from the schema.
+ * const done: Tool<{ text: string }, string> = {
+ *   description: 'Finish the task with a summary',
+ *   inputSchema: z.object({ text: z.string() }),
+ *   execute: ({ text }) => text,
+ * }
+ * ```
  */
 export interface Tool<Input = any, Output = any> {
   description?: string
@@ -197,7 +352,15 @@ export interface Tool<Input = any, Output = any> {
   readonly macro?: MacroToolInfo
 }
 
-/** What the repair layer needs to know about a macro tool. */
+/**
+ * What the repair layer needs to know about a macro tool.
+ *
+ * @example
+ * ```ts
+ * AgentOutput.macro.reflectionKeys // ['evaluation_previous_goal', 'memory', 'next_goal']
+ * Object.keys(AgentOutput.macro.actions) // ['click', 'wait', 'done']
+ * ```
+ */
 export interface MacroToolInfo {
   /** The reflection field names (may be empty). */
   reflectionKeys: readonly string[]
@@ -207,17 +370,42 @@ export interface MacroToolInfo {
   fallbackAction?: { name: string; input: unknown }
 }
 
-/** A map of tool name → tool. */
+/**
+ * A map of tool name → tool.
+ *
+ * @example
+ * ```ts
+ * const tools: ToolSet = { click, input_text, done }
+ * const { toolCall } = await client.invoke(messages, tools) // toolCall.name is one of the keys
+ * ```
+ */
 export type ToolSet = Record<string, Tool>
 
-/** The tool call of a step, after repair and validation. */
+/**
+ * The tool call of a step, after repair and validation.
+ *
+ * @example
+ * ```ts
+ * const { toolCall } = await client.invoke(messages, { click, done })
+ * if (toolCall.name === 'click') highlight((toolCall as ToolCall<{ index: number }>).args.index)
+ * ```
+ */
 export interface ToolCall<Args = unknown> {
   id?: string
   name: string
   args: Args
 }
 
-/** What `invoke` resolves to. */
+/**
+ * What `invoke` resolves to.
+ *
+ * @example
+ * ```ts
+ * const result: InvokeResult = await client.invoke(messages, tools)
+ * if (result.fixes.length > 0) console.debug('repaired:', result.fixes.join(', '))
+ * console.debug(`${result.toolCall.name} in ${result.attempts} attempt(s), ${result.usage.totalTokens} tokens`)
+ * ```
+ */
 export interface InvokeResult<Args = unknown, Output = unknown> {
   toolCall: ToolCall<Args>
   /** What the tool's `execute` returned (for a macro tool: `{ input, output }`); `undefined` without `execute`. */
@@ -237,7 +425,16 @@ export interface InvokeResult<Args = unknown, Output = unknown> {
   attempts: number
 }
 
-/** The typed event map of `client.events`. */
+/**
+ * The typed event map of `client.events`.
+ *
+ * @example
+ * ```ts
+ * const onRetry = (event: ClientEvents['retry']) => console.warn(`attempt ${event.attempt}/${event.maxAttempts} failed (${event.error.type})`)
+ * client.events.on('retry', onRetry)
+ * client.events.on('action', ({ name, durationMs }) => console.debug(`${name} took ${durationMs} ms`))
+ * ```
+ */
 export type ClientEvents = {
   request: { attempt: number; url: string; body: ChatRequest }
   response: { attempt: number; status: number; durationMs: number }

@@ -7,6 +7,13 @@ import type { Adapter, MatchContext } from './types'
 /**
  * An ordered set of adapters. Adapters registered at run time rank before the registry's built-ins,
  * the newest registration first.
+ *
+ * @example
+ * ```ts
+ * const registry: AdapterRegistry = createAdapterRegistry({ builtIns: [qwenAdapter()] })
+ * const unregister = registry.register(acmeAdapter())
+ * registry.list().map((adapter) => adapter.name) // ['acme', 'qwen']
+ * ```
  */
 export interface AdapterRegistry {
   /** Validates and adds an adapter (before every earlier one); returns a function that removes it. */
@@ -19,7 +26,15 @@ export interface AdapterRegistry {
   list(): Adapter[]
 }
 
-/** Options of {@link createAdapterRegistry}. */
+/**
+ * Options of {@link createAdapterRegistry}.
+ *
+ * @example
+ * ```ts
+ * const registry = createAdapterRegistry({ builtIns: [qwenAdapter(), glmAdapter()] })
+ * const client = createClient({ baseURL, model: 'glm-4.6', registry })
+ * ```
+ */
 export interface AdapterRegistryOptions {
   /** Adapters the registry starts with; anything registered later ranks before them. */
   builtIns?: Adapter[]

@@ -1,7 +1,16 @@
 import type { InvokeError, InvokeErrorType } from '../errors/invoke-error'
 import type { ChatRequest, ChatResponse, ChatStreamChunk, FinishClass, ToolSet } from '../types'
 
-/** What an adapter's `match` sees: the client's model and base URL. */
+/**
+ * What an adapter's `match` sees: the client's model and base URL.
+ *
+ * @example
+ * ```ts
+ * // createClient({ baseURL: 'https://openrouter.ai/api/v1', model: 'Qwen/Qwen3-Max' }) is matched with
+ * // { model: 'Qwen/Qwen3-Max', modelId: 'qwen3-max', baseURL: 'https://openrouter.ai/api/v1', host: 'openrouter.ai' }
+ * match: (context: MatchContext) => context.modelId.startsWith('qwen3') && context.host === 'openrouter.ai',
+ * ```
+ */
 export interface MatchContext {
   /** The model name as the user typed it, e.g. `Qwen/Qwen3-Max`. */
   model: string
@@ -12,7 +21,17 @@ export interface MatchContext {
   host: string
 }
 
-/** What an adapter's hooks see on each step. */
+/**
+ * What an adapter's hooks see on each step.
+ *
+ * @example
+ * ```ts
+ * patchRequest(body, context: AdapterContext) {
+ *   if (context.temperature === undefined) body.temperature = 0.6 // the family's default, only when the user set none
+ *   if (context.stream) delete body.stream_options
+ * },
+ * ```
+ */
 export interface AdapterContext extends MatchContext {
   /** Names of every adapter that matched this client, in patch order. */
   adapters: readonly string[]
@@ -26,7 +45,16 @@ export interface AdapterContext extends MatchContext {
   stream: boolean
 }
 
-/** What an adapter's `classifyError` sees besides the classified error. */
+/**
+ * What an adapter's `classifyError` sees besides the classified error.
+ *
+ * @example
+ * ```ts
+ * classifyError(error, context: ErrorContext) {
+ *   if (context.status === 400 && /maximum context/i.test(context.bodyText)) return context.reclassify('context_length', 'Shorten the history.')
+ * },
+ * ```
+ */
 export interface ErrorContext extends AdapterContext {
   status: number
   /** The parsed error body (or `undefined` when it was not JSON). */
@@ -47,7 +75,16 @@ export interface ErrorContext extends AdapterContext {
   reclassify(type: InvokeErrorType, explanation: string, options?: { retryAfterMs?: number }): InvokeError
 }
 
-/** The `match` of an {@link Adapter}: pattern lists or a predicate. */
+/**
+ * The `match` of an {@link Adapter}: pattern lists or a predicate.
+ *
+ * @example
+ * ```ts
+ * const byModel: AdapterMatch = { models: ['acme-', /^acme\d/] } // against the normalised model name
+ * const byHost: AdapterMatch = { hosts: ['api.acme.test'] } // that host and its subdomains, any port
+ * const custom: AdapterMatch = (context) => context.modelId.startsWith('acme') && context.host !== 'localhost'
+ * ```
+ */
 export type AdapterMatch =
   | { models?: ReadonlyArray<string | RegExp>; hosts?: ReadonlyArray<string | RegExp> }
   | ((context: MatchContext) => boolean)
@@ -56,6 +93,16 @@ export type AdapterMatch =
  * Patches requests to one model family or provider and fixes its responses.
  * Hooks may mutate and return nothing, or return a new object. They must never mutate `body.tools`
  * entries in place (those are cached and frozen): copy what you change.
+ *
+ * @example
+ * ```ts
+ * const acme: Adapter = defineAdapter({
+ *   name: 'acme',
+ *   kind: 'provider',
+ *   match: { hosts: ['api.acme.test'] },
+ *   patchRequest(body) { delete body.stream_options }, // Acme's server rejects stream_options
+ * })
+ * ```
  */
 export interface Adapter {
   name: string

@@ -4,13 +4,31 @@ import { InvokeError } from '../errors/invoke-error'
 import type { RetryOptions } from '../retry/with-retry'
 import type { ChatRequest } from '../types'
 
-/** Where the SDK reports things worth a developer's attention. Silent by default. */
+/**
+ * Where the SDK reports things worth a developer's attention. Silent by default.
+ *
+ * @example
+ * ```ts
+ * const warnings: string[] = []
+ * const logger: Logger = { warn: (message) => warnings.push(message) }
+ * const client = createClient({ baseURL, model, logger }) // or logger: console
+ * ```
+ */
 export interface Logger {
   warn(message: string): void
   debug?(message: string): void
 }
 
-/** Options of {@link createClient}. */
+/**
+ * Options of {@link createClient}.
+ *
+ * @example
+ * ```ts
+ * // A local Ollama server: no API key, a slow first token, more retries.
+ * const config: ClientConfig = { baseURL: 'http://localhost:11434/v1', model: 'qwen3:8b', timeoutMs: 60_000, retry: 4 }
+ * const client = createClient(config)
+ * ```
+ */
 export interface ClientConfig {
   /** The OpenAI-compatible base URL, e.g. `https://api.openai.com/v1` (`/chat/completions` is appended). */
   baseURL: string

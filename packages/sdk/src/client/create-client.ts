@@ -8,7 +8,16 @@ import { validateConfig, type ClientConfig } from './config'
 import { invokeAttempt, prepareStep, responseOrder, type ClientState, type InvokeOptions } from './invoke'
 import { streamStep, type StreamRun } from './stream'
 
-/** A configured connection to one model. */
+/**
+ * A configured connection to one model.
+ *
+ * @example
+ * ```ts
+ * const client: Client = createClient({ baseURL, model: 'qwen3-max', apiKey })
+ * client.events.on('retry', ({ attempt, delayMs }) => console.warn(`attempt ${attempt} failed, retrying in ${delayMs} ms`))
+ * const { toolCall } = await client.invoke(messages, { AgentOutput }, { toolChoiceName: 'AgentOutput' })
+ * ```
+ */
 export interface Client {
   /** Sends one step and resolves with exactly one validated, executed tool call. */
   invoke(messages: ChatMessage[], tools: ToolSet, options?: InvokeOptions): Promise<InvokeResult>

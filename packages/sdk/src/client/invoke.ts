@@ -9,7 +9,16 @@ import type { ChatMessage, ChatRequest, ChatResponse, ClientEvents, FinishClass,
 import { assertInvokeInput, buildRequest } from './build-request'
 import type { ClientConfig } from './config'
 
-/** Options of one `invoke` / `stream` call. */
+/**
+ * Options of one `invoke` / `stream` call.
+ *
+ * @example
+ * ```ts
+ * const controller = new AbortController() // controller.abort() cancels the request, a backoff and the tool
+ * const options: InvokeOptions = { toolChoiceName: 'done', signal: controller.signal, maxTokens: 1024 }
+ * const result = await client.invoke(messages, { click, done }, options)
+ * ```
+ */
 export interface InvokeOptions {
   /** Name the tool in `tool_choice` (unless the client disables named choices). */
   toolChoiceName?: string

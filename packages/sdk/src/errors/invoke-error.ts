@@ -1,4 +1,12 @@
-/** Every kind of failure wildcall reports. See the README's error table. */
+/**
+ * Every kind of failure wildcall reports. See the README's error table.
+ *
+ * @example
+ * ```ts
+ * const giveUp: InvokeErrorType[] = ['auth_error', 'quota_exceeded', 'model_not_found']
+ * if (isInvokeError(error) && giveUp.includes(error.type)) stopAgent(error.message)
+ * ```
+ */
 export type InvokeErrorType =
   | 'network_error'
   | 'timeout'
@@ -35,7 +43,15 @@ export function isRetryableType(type: InvokeErrorType): boolean {
   return !NOT_RETRYABLE.has(type)
 }
 
-/** Options of an {@link InvokeError}. */
+/**
+ * Options of an {@link InvokeError}.
+ *
+ * @example
+ * ```ts
+ * // e.g. from an adapter's classifyError or a tool's execute: retried after 5 s, not after the backoff
+ * throw new InvokeError('rate_limit', 'Acme is busy.', { status: 429, retryAfterMs: 5_000 })
+ * ```
+ */
 export interface InvokeErrorOptions {
   status?: number
   retryAfterMs?: number

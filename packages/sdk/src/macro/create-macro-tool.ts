@@ -13,15 +13,39 @@ type DefaultReflection = { evaluation_previous_goal?: string; memory?: string; n
 /** The input of one tool of a tool map. */
 type ToolInput<T> = T extends Tool<infer Input> ? Input : never
 
-/** Exactly one `{ toolName: input }` of the packed tools. */
+/**
+ * Exactly one `{ toolName: input }` of the packed tools.
+ *
+ * @example
+ * ```ts
+ * const action: MacroAction<{ click: typeof click; done: typeof done }> = { click: { index: 3 } }
+ * ```
+ */
 export type MacroAction<Tools extends ToolSet> = {
   [Name in keyof Tools & string]: { [Key in Name]: ToolInput<Tools[Name]> }
 }[keyof Tools & string]
 
-/** The validated input of a macro tool: the reflection fields plus `action`. */
+/**
+ * The validated input of a macro tool: the reflection fields plus `action`.
+ *
+ * @example
+ * ```ts
+ * const input: MacroInput<{ click: typeof click; done: typeof done }> = { memory: 'Logged in.', next_goal: 'Open settings', action: { click: { index: 3 } } }
+ * ```
+ */
 export type MacroInput<Tools extends ToolSet, Reflection = DefaultReflection> = Reflection & { action: MacroAction<Tools> }
 
-/** What a macro tool's `execute` resolves to. */
+/**
+ * What a macro tool's `execute` resolves to.
+ *
+ * @example
+ * ```ts
+ * const actions = { click, done }
+ * const result = await client.invoke(messages, { AgentOutput: createMacroTool(actions) }, { toolChoiceName: 'AgentOutput' })
+ * const { input, output } = result.toolResult as MacroToolResult<typeof actions>
+ * console.log(Object.keys(input.action)[0], output) // the action taken and what its execute returned
+ * ```
+ */
 export interface MacroToolResult<Tools extends ToolSet, Reflection = DefaultReflection> {
   /** The macro tool's validated input (reflection and action). */
   input: MacroInput<Tools, Reflection>
@@ -29,7 +53,15 @@ export interface MacroToolResult<Tools extends ToolSet, Reflection = DefaultRefl
   output: unknown
 }
 
-/** How the stall guard reads a waiting action. */
+/**
+ * How the stall guard reads a waiting action.
+ *
+ * @example
+ * ```ts
+ * const waitTool: MacroWaitToolOptions = { name: 'wait', seconds: (input) => input.seconds, limitSeconds: 30 }
+ * const AgentOutput = createMacroTool({ click, wait, done }, { waitTool })
+ * ```
+ */
 export interface MacroWaitToolOptions {
   /** The action that waits, e.g. `'wait'`. */
   name: string
@@ -39,7 +71,17 @@ export interface MacroWaitToolOptions {
   limitSeconds: number
 }
 
-/** Options of {@link createMacroTool}. */
+/**
+ * Options of {@link createMacroTool}.
+ *
+ * @example
+ * ```ts
+ * const AgentOutput = createMacroTool({ click, done }, {
+ *   reflection: z.object({ thought: z.string().optional() }), // instead of the three default fields
+ *   fallbackAction: { name: 'done', input: { text: 'No action given.' } },
+ * })
+ * ```
+ */
 export interface MacroToolOptions<Reflection extends StandardSchemaLike | false | undefined = undefined> {
   /** The tool's description. Default: "Reflect on the last step, then take exactly one action." */
   description?: string
@@ -61,7 +103,17 @@ export interface MacroToolOptions<Reflection extends StandardSchemaLike | false 
 
 type ReflectionOf<R> = R extends false ? {} : R extends StandardSchemaLike ? InferSchemaOutput<R> : DefaultReflection
 
-/** A macro tool: a {@link Tool} plus the stall guard's observations. */
+/**
+ * A macro tool: a {@link Tool} plus the stall guard's observations.
+ *
+ * @example
+ * ```ts
+ * const AgentOutput = createMacroTool({ click, wait, done }, { waitTool: { name: 'wait', seconds: (input) => input.seconds, limitSeconds: 30 } })
+ * await client.invoke(messages, { AgentOutput }, { toolChoiceName: 'AgentOutput' })
+ * const hint = AgentOutput.observations() // a nudge for the next prompt once the waits in a row pass 30 s, else ''
+ * AgentOutput.resetObservations() // when a new task starts
+ * ```
+ */
 export interface MacroTool<Tools extends ToolSet = ToolSet, Reflection = DefaultReflection>
   extends Tool<MacroInput<Tools, Reflection>, MacroToolResult<Tools, Reflection>> {
   readonly macro: MacroToolInfo

@@ -11,11 +11,30 @@ import { argumentValue, isEnvelope, unwrapArgumentLayers, unwrapEnvelope, type R
 
 export type { DroppedCall } from './shape-macro-input'
 
+/**
+ * Options of {@link repairToolCall}.
+ *
+ * @example
+ * ```ts
+ * // JSON that names no tool belongs to the named tool (without it, and with several tools: no_tool_call)
+ * const { toolCall } = repairToolCall({ role: 'assistant', content: '{"index": 3}' }, { click, done }, { toolChoiceName: 'click' })
+ * // toolCall: { name: 'click', args: { index: 3 } }
+ * ```
+ */
 export interface RepairOptions {
   /** The tool the request named in `tool_choice`, if any: the owner of JSON that names no tool. */
   toolChoiceName?: string
 }
 
+/**
+ * What {@link repairToolCall} returns: the one valid call, its tool, and how it was reached.
+ *
+ * @example
+ * ```ts
+ * const { toolCall, tool, fixes, dropped }: RepairResult = repairToolCall(message, { click, done })
+ * const output = await tool.execute?.(toolCall.args, { emit: () => {} }) // repairToolCall validates, it does not execute
+ * ```
+ */
 export interface RepairResult {
   /** The validated call: `args` is the schema's output. */
   toolCall: ToolCall

@@ -3,7 +3,15 @@ import type { MacroToolInfo, Tool } from '../types'
 import { decodeJsonString, isPlainObject, pushFix, type JsonSchemaNode } from './coerce'
 import { argumentValue, envelopeName, isEnvelope, unwrapArgumentLayers } from './unwrap'
 
-/** A call found in a response that was not taken as the step. */
+/**
+ * A call found in a response that was not taken as the step.
+ *
+ * @example
+ * ```ts
+ * const { toolCall, dropped } = await client.invoke(messages, tools)
+ * for (const call of dropped) console.debug(`not taken: ${call.name ?? '(unnamed)'}: ${call.reason}`)
+ * ```
+ */
 export interface DroppedCall {
   /** The tool or action it named, when it named one. */
   name?: string

@@ -1,4 +1,12 @@
-/** Headers as `fetch` gives them, or a plain record (adapters and tests). */
+/**
+ * Headers as `fetch` gives them, or a plain record (adapters and tests).
+ *
+ * @example
+ * ```ts
+ * parseRetryAfter({ 'x-ratelimit-reset-tokens': '1m30s', 'x-ratelimit-remaining-tokens': '0' }) // 90000
+ * parseRetryAfter(response.headers) // a fetch Headers works the same
+ * ```
+ */
 export type HeadersLike = Headers | Readonly<Record<string, string | readonly string[] | undefined>>
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }

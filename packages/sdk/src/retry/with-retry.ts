@@ -1,6 +1,15 @@
 import { type InvokeError, isAbortError, isInvokeError } from '../errors/invoke-error'
 
-/** How failed steps are retried. Only retryable {@link InvokeError}s are retried. */
+/**
+ * How failed steps are retried. Only retryable {@link InvokeError}s are retried.
+ *
+ * @example
+ * ```ts
+ * // Up to 4 retries, backing off from about 1 s; a server that asks for more than 30 s is not waited for.
+ * const retry: RetryOptions = { limit: 4, baseDelayMs: 1_000, maxRetryAfterMs: 30_000 }
+ * const client = createClient({ baseURL, model, retry })
+ * ```
+ */
 export interface RetryOptions {
   /** Retries after the first attempt. Default 2. */
   limit?: number

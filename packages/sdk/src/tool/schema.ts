@@ -14,6 +14,11 @@ type ValidationResult<Output> = { value: Output; issues?: undefined } | { issues
 /**
  * Any schema that implements Standard Schema (zod 3.25+ and zod 4 do). The JSON Schema sent to the
  * model is derived from zod; validation goes through `~standard.validate`.
+ *
+ * @example
+ * ```ts
+ * const schema: StandardSchemaLike<{ index: number }> = z.object({ index: z.number().int() })
+ * ```
  */
 export interface StandardSchemaLike<Output = unknown> {
   readonly '~standard': {
@@ -24,7 +29,15 @@ export interface StandardSchemaLike<Output = unknown> {
   }
 }
 
-/** The output type of a schema. */
+/**
+ * The output type of a schema.
+ *
+ * @example
+ * ```ts
+ * const Click = z.object({ index: z.number().int(), double: z.boolean().default(false) })
+ * type ClickInput = InferSchemaOutput<typeof Click> // { index: number; double: boolean }: what `execute` receives
+ * ```
+ */
 export type InferSchemaOutput<S> = S extends StandardSchemaLike<infer O> ? O : never
 
 export type ValidateResult<T> = { success: true; data: T } | { success: false; issues: ReadonlyArray<SchemaIssue> }
