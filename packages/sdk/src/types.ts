@@ -382,6 +382,26 @@ export interface MacroToolInfo {
 export type ToolSet = Record<string, Tool>
 
 /**
+ * The validated input of any tool of a set (a union over its tools): what `result.toolCall.args` holds.
+ *
+ * @example
+ * ```ts
+ * type Args = ToolSetInput<{ AgentOutput: typeof AgentOutput }> // { memory?: string; …; action: … }
+ * ```
+ */
+export type ToolSetInput<Tools extends ToolSet> = { [Name in keyof Tools]: Tools[Name] extends Tool<infer Input, any> ? Input : unknown }[keyof Tools]
+
+/**
+ * What the `execute` of any tool of a set resolves to (a union over its tools): what `result.toolResult` holds.
+ *
+ * @example
+ * ```ts
+ * type Output = ToolSetOutput<{ AgentOutput: typeof AgentOutput }> // { input, output }
+ * ```
+ */
+export type ToolSetOutput<Tools extends ToolSet> = { [Name in keyof Tools]: Tools[Name] extends Tool<any, infer Output> ? Output : unknown }[keyof Tools]
+
+/**
  * The tool call of a step, after repair and validation.
  *
  * @example

@@ -16,7 +16,6 @@ import type { ChatRequest } from '../types'
  */
 export interface Logger {
   warn(message: string): void
-  debug?(message: string): void
 }
 
 /**
@@ -36,7 +35,7 @@ export interface ClientConfig {
   model: string
   /** Sent as `Authorization: Bearer …` when set; never logged and redacted from errors. */
   apiKey?: string
-  /** Retries after the first attempt. Default 2. Ignored when `retry` is set. */
+  /** Retries after the first attempt. Default 2. Ignored when `retry` is a number or sets `limit`. */
   maxRetries?: number
   /** A retry count, or full backoff options. */
   retry?: number | RetryOptions

@@ -3,7 +3,7 @@ import { defaultRegistry, matchedAdapterNames, resolveAdapters } from '../adapte
 import { normalizeModelName } from '../adapters/normalize-model-name'
 import { isInvokeError } from '../errors/invoke-error'
 import { resolveRetryOptions, withRetry } from '../retry/with-retry'
-import type { ChatMessage, ClientEvents, InvokeResult, ToolSet } from '../types'
+import type { ChatMessage, ClientEvents, InvokeResult, ToolSet, ToolSetInput, ToolSetOutput } from '../types'
 import { validateConfig, type ClientConfig } from './config'
 import { invokeAttempt, prepareStep, responseOrder, type ClientState, type InvokeOptions } from './invoke'
 import { streamStep, type StreamRun } from './stream'
@@ -20,12 +20,12 @@ import { streamStep, type StreamRun } from './stream'
  */
 export interface Client {
   /** Sends one step and resolves with exactly one validated, executed tool call. */
-  invoke(messages: ChatMessage[], tools: ToolSet, options?: InvokeOptions): Promise<InvokeResult>
+  invoke<Tools extends ToolSet>(messages: ChatMessage[], tools: Tools, options?: InvokeOptions): Promise<InvokeResult<ToolSetInput<Tools>, ToolSetOutput<Tools>>>
   /**
    * Sends one step as a stream: iterate the run for reasoning, text and argument deltas and `partial`
    * previews of the arguments; `run.result` resolves with exactly what `invoke` would.
    */
-  stream(messages: ChatMessage[], tools: ToolSet, options?: InvokeOptions): StreamRun
+  stream<Tools extends ToolSet>(messages: ChatMessage[], tools: Tools, options?: InvokeOptions): StreamRun<ToolSetInput<Tools>, ToolSetOutput<Tools>>
   /** Typed events: `request`, `response`, `retry`, `fix`, `error`, `action`. */
   readonly events: Emitter<ClientEvents>
   /** Names of the adapters that matched this client, in patch order; the default `openai` adapter only for GPT models. */
@@ -78,13 +78,16 @@ export function createClient(config: ClientConfig): Client {
     events,
     adapters: state.adapterNames,
     model: config.model,
-    stream(messages, tools, options = {}) {
-      return streamStep(state, messages, tools, options)
+    // The pipeline validates `args` with the tool's own schema and returns what its execute returned,
+    // so the typed view of the result is sound; the casts only carry it through the untyped core.
+    stream<Tools extends ToolSet>(messages: ChatMessage[], tools: Tools, options: InvokeOptions = {}) {
+      return streamStep(state, messages, tools, options) as StreamRun<ToolSetInput<Tools>, ToolSetOutput<Tools>>
     },
-    async invoke(messages, tools, options = {}) {
+    async invoke<Tools extends ToolSet>(messages: ChatMessage[], tools: Tools, options: InvokeOptions = {}) {
       try {
         const step = prepareStep(state, messages, tools, options, false)
-        return await withRetry((attempt) => invokeAttempt(step, attempt), state.retry, { signal: options.signal, onRetry })
+        const result = await withRetry((attempt) => invokeAttempt(step, attempt), state.retry, { signal: options.signal, onRetry })
+        return result as InvokeResult<ToolSetInput<Tools>, ToolSetOutput<Tools>>
       } catch (error) {
         if (isInvokeError(error)) events.emit('error', { error })
         throw error

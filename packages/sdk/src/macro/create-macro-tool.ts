@@ -1,5 +1,6 @@
 import { z } from 'zod/v4'
 import { InvokeError, isAbortError, isInvokeError } from '../errors/invoke-error'
+import { abortReason } from '../retry/with-retry'
 import { assertTool } from '../tool/define-tool'
 import { setToolJsonSchema, toToolJsonSchema, validateSchema, type InferSchemaOutput, type SchemaIssue, type StandardSchemaLike } from '../tool/schema'
 import type { MacroToolInfo, Tool, ToolExecuteContext, ToolSet } from '../types'
@@ -232,20 +233,20 @@ export function createMacroTool<Tools extends ToolSet, Reflection extends Standa
     const tool = actions[name]!
     const actionInput = (action as Record<string, unknown>)[name]
     const signal = context?.signal
-    if (signal?.aborted) throw signal.reason
+    if (signal?.aborted) throw abortReason(signal)
     const startedAt = performance.now()
     let output: unknown
     try {
       output = tool.execute ? await raceAbort(tool.execute, actionInput, context, signal) : undefined
     } catch (cause) {
-      if (signal?.aborted) throw signal.reason
+      if (signal?.aborted) throw abortReason(signal)
       context?.emit?.('action', { name, input: actionInput, error: cause, durationMs: performance.now() - startedAt })
       if (isAbortError(cause) || isInvokeError(cause)) throw cause
       const detail = cause instanceof Error ? cause.message : String(cause)
       throw new Error(`action "${name}" threw: ${detail}`, { cause })
     }
     // A tool that ignores the signal still cannot complete an aborted step.
-    if (signal?.aborted) throw signal.reason
+    if (signal?.aborted) throw abortReason(signal)
     context?.emit?.('action', { name, input: actionInput, output, durationMs: performance.now() - startedAt })
     trackWait(name, actionInput)
     return { input, output }
@@ -295,7 +296,7 @@ function raceAbort(execute: NonNullable<Tool['execute']>, input: unknown, contex
   const run = Promise.resolve().then(() => execute(input, context))
   if (!signal) return run
   return new Promise((resolve, reject) => {
-    const onAbort = () => reject(signal.reason)
+    const onAbort = () => reject(abortReason(signal))
     signal.addEventListener('abort', onAbort, { once: true })
     run.then(
       (value) => {
