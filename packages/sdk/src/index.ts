@@ -44,5 +44,7 @@ export type {
   ToolCall,
   ToolExecuteContext,
   ToolSet,
+  ToolSetInput,
+  ToolSetOutput,
   Usage,
 } from './types'
