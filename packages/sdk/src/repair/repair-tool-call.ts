@@ -204,12 +204,12 @@ function repairMessage(message: ChatResponseMessage, tools: ToolSet, options: Re
   const split = content ? splitReasoning(content) : { answer: '', reasoning: '', fixes: [] }
   const answer = extractCalls(split.answer, { names: context.names })
   if (answer.truncated) context.truncated = true
-  const fromContent = pickFirst(answer.calls.flatMap((call) => expandCalls(fromExtracted(call, split.fixes))), context, tried)
+  const fromContent = pickFirst(answer.calls.flatMap((call) => expandCalls(fromExtracted(call, split.fixes, context))), context, tried)
   if (fromContent) return fromContent
   // A proxy or template that HTML-escaped the answer (`{&quot;name&quot;: …}`): read it unescaped.
   if (ENTITY.test(split.answer)) {
     const unescaped = extractCalls(decodeEntities(split.answer), { names: context.names })
-    const fromUnescaped = pickFirst(unescaped.calls.flatMap((call) => expandCalls(fromExtracted(call, [...split.fixes, 'html-entities']))), context, tried)
+    const fromUnescaped = pickFirst(unescaped.calls.flatMap((call) => expandCalls(fromExtracted(call, [...split.fixes, 'html-entities'], context))), context, tried)
     if (fromUnescaped) return fromUnescaped
   }
   if (context.truncated) {
@@ -220,7 +220,7 @@ function repairMessage(message: ChatResponseMessage, tools: ToolSet, options: Re
   const reasoningTexts = [split.reasoning, stringField(message.reasoning_content), stringField(message.reasoning)].filter((text) => text.length > 0)
   const drafted: RawCall[] = []
   for (const text of reasoningTexts) {
-    for (const call of extractCalls(text, { names: context.names }).calls) drafted.push(...expandCalls(fromExtracted(call, ['call-in-reasoning'])))
+    for (const call of extractCalls(text, { names: context.names }).calls) drafted.push(...expandCalls(fromExtracted(call, ['call-in-reasoning'], context)))
   }
   const fromReasoning = pickFirst(drafted, context, tried)
   if (fromReasoning) return fromReasoning
@@ -242,13 +242,22 @@ function contentText(content: unknown): string {
     .join('\n')
 }
 
-function fromExtracted(call: ExtractedCall, extra: readonly string[]): RawCall {
+function fromExtracted(call: ExtractedCall, extra: readonly string[], context: Context): RawCall {
   const fixes: string[] = []
   for (const code of [call.format, ...call.fixes, ...extra]) if (typeof code === 'string' && code) pushFix(fixes, code)
   const raw: RawCall = { ...(typeof call.name === 'string' && call.name ? { name: call.name } : {}), args: call.args, fixes }
   // `scroll: {"down": true}`: the name written before unnamed JSON, if the JSON alone does not resolve.
-  if (!raw.name && call.nameHint) raw.alternate = { name: call.nameHint, args: call.args, fixes: [...fixes, 'name-before-json'] }
+  // Not for JSON that carries reflection: that is a macro input without its action, and a word in
+  // the prose must not become the action the model left out.
+  if (!raw.name && call.nameHint && !carriesReflection(call.args, context)) {
+    raw.alternate = { name: call.nameHint, args: call.args, fixes: [...fixes, 'name-before-json'] }
+  }
   return raw
+}
+
+function carriesReflection(args: unknown, context: Context): boolean {
+  if (!isPlainObject(args)) return false
+  return context.macros.some(([, tool]) => tool.macro!.reflectionKeys.some((key) => hasOwn(args, key)))
 }
 
 /**

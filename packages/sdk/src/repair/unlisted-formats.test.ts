@@ -104,6 +104,13 @@ describe('repairToolCall on formats beyond the field guide', () => {
     expect((toolCall.args as { action: unknown }).action).toEqual(SCROLL)
   })
 
+  it('should never turn a word in the prose into the action that reflection-only JSON left out', () => {
+    const waiting = { wait: defineTool({ description: 'Wait', inputSchema: z.object({ seconds: z.number().default(1) }) }), done: actions.done }
+    const tools = { AgentOutput: createMacroTool(waiting) }
+    const content = 'Let me wait. {"memory": "page is loading", "next_goal": "check again"}'
+    expect(() => repairToolCall({ role: 'assistant', content }, tools, { toolChoiceName: 'AgentOutput' })).toThrow(/action/)
+  })
+
   it('should report a name taken from before the JSON', () => {
     const { fixes } = repairToolCall({ role: 'assistant', content: 'scroll: {"down": true}' }, macro, { toolChoiceName: 'AgentOutput' })
     expect(fixes).toContain('name-before-json')
