@@ -61,7 +61,7 @@ export function openaiAdapter(): Adapter {
     classifyFinish(reason) {
       if (typeof reason !== 'string') return undefined
       const key = reason.trim().toLowerCase()
-      return Object.prototype.hasOwnProperty.call(FINISH, key) ? FINISH[key] : undefined
+      return Object.hasOwn(FINISH, key) ? FINISH[key] : undefined
     },
   }
 }

@@ -375,7 +375,7 @@ export async function completeStep(step: StepState, parsed: ChatResponse, attemp
     if (finish) break
   }
   // An adapter answering something that is not a FinishClass must not crash the lookup below.
-  if (finish !== undefined && !Object.prototype.hasOwnProperty.call(FINISH_ERRORS, finish) && finish !== 'ok') finish = 'unknown'
+  if (finish !== undefined && !Object.hasOwn(FINISH_ERRORS, finish) && finish !== 'ok') finish = 'unknown'
   finish ??= classifyFinish(reason)
   const limit = step.body.max_tokens ?? step.body.max_completion_tokens
   const completion = response.usage?.completion_tokens

@@ -126,7 +126,6 @@ export interface MacroTool<Tools extends ToolSet = ToolSet, Reflection = Default
 }
 
 const RESERVED = new Set(['__proto__', 'constructor', 'prototype'])
-const hasOwn = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key)
 
 /**
  * Packs several tools into one tool whose input is optional reflection fields plus `action`:
@@ -174,7 +173,7 @@ export function createMacroTool<Tools extends ToolSet, Reflection extends Standa
 
   const fallbackAction = options.fallbackAction
   if (fallbackAction !== undefined) {
-    if (typeof fallbackAction !== 'object' || fallbackAction === null || typeof fallbackAction.name !== 'string' || !hasOwn(actions, fallbackAction.name)) {
+    if (typeof fallbackAction !== 'object' || fallbackAction === null || typeof fallbackAction.name !== 'string' || !Object.hasOwn(actions, fallbackAction.name)) {
       throw new InvokeError('config_error', `createMacroTool: fallbackAction.name must be one of the actions (${names.join(', ')}).`)
     }
     const checked = validateSchema(actions[fallbackAction.name]!.inputSchema, fallbackAction.input)
@@ -185,7 +184,7 @@ export function createMacroTool<Tools extends ToolSet, Reflection extends Standa
 
   const waitTool = options.waitTool
   if (waitTool !== undefined) {
-    if (typeof waitTool !== 'object' || waitTool === null || typeof waitTool.name !== 'string' || !hasOwn(actions, waitTool.name)) {
+    if (typeof waitTool !== 'object' || waitTool === null || typeof waitTool.name !== 'string' || !Object.hasOwn(actions, waitTool.name)) {
       throw new InvokeError('config_error', `createMacroTool: waitTool.name must be one of the actions (${names.join(', ')}).`)
     }
     if (typeof waitTool.seconds !== 'function' || typeof waitTool.limitSeconds !== 'number' || !(waitTool.limitSeconds >= 0)) {
@@ -227,7 +226,7 @@ export function createMacroTool<Tools extends ToolSet, Reflection extends Standa
   const execute = async (input: Input, context: ToolExecuteContext): Promise<MacroToolResult<Tools, ReflectionOf<Reflection>>> => {
     const action = (input as { action?: unknown }).action
     const name = typeof action === 'object' && action !== null ? Object.keys(action)[0] : undefined
-    if (name === undefined || !hasOwn(actions, name)) {
+    if (name === undefined || !Object.hasOwn(actions, name)) {
       throw new InvokeError('invalid_tool_args', `The macro tool was executed without one of its actions (${names.join(', ')}). Validate its input first.`)
     }
     const tool = actions[name]!
@@ -327,12 +326,12 @@ function validateMacroInput(value: unknown, actions: Readonly<Record<string, Too
   const output: Record<string, unknown> = {}
   if (reflection) {
     const picked: Record<string, unknown> = {}
-    for (const key of reflectionKeys) if (hasOwn(record, key)) picked[key] = record[key]
+    for (const key of reflectionKeys) if (Object.hasOwn(record, key)) picked[key] = record[key]
     const checked = validateSchema(reflection, picked)
     if (checked.success) Object.assign(output, checked.data)
     else issues.push(...prefix(checked.issues, []))
   }
-  const action = hasOwn(record, 'action') ? record.action : undefined
+  const action = Object.hasOwn(record, 'action') ? record.action : undefined
   const names = Object.keys(actions)
   if (typeof action !== 'object' || action === null || Array.isArray(action)) {
     issues.push({ message: action === undefined ? `missing: expected exactly one of ${names.join(', ')}` : `expected an object with exactly one action, got ${describe(action)}`, path: ['action'] })
@@ -340,7 +339,7 @@ function validateMacroInput(value: unknown, actions: Readonly<Record<string, Too
     const keys = Object.keys(action)
     if (keys.length !== 1) {
       issues.push({ message: `expected exactly one action, got ${keys.length === 0 ? 'none' : keys.length}`, path: ['action'] })
-    } else if (!hasOwn(actions, keys[0]!)) {
+    } else if (!Object.hasOwn(actions, keys[0]!)) {
       issues.push({ message: `unknown action "${keys[0]}"`, path: ['action'] })
     } else {
       const name = keys[0]!

@@ -208,7 +208,7 @@ function coerceObject(value: Record<string, unknown>, node: JsonSchemaNode, fixe
       continue
     }
     const child = value[key]
-    const childSchema = Object.prototype.hasOwnProperty.call(properties, key) ? properties[key] : typeof additional === 'object' ? additional : undefined
+    const childSchema = Object.hasOwn(properties, key) ? properties[key] : typeof additional === 'object' ? additional : undefined
     if (child === null && !required.includes(key) && childSchema !== undefined && !matchesSchemaType(null, childSchema as JsonSchemaNode)) {
       // Models write `null` for "not given"; an optional field says that by being absent.
       pushFix(fixes, 'dropped-null')
@@ -233,7 +233,7 @@ export function schemaAtPath(schema: unknown, path: ReadonlyArray<PropertyKey>):
     if (typeof segment === 'number') node = record.items
     else {
       const properties = record.properties as Record<string, unknown> | undefined
-      node = properties && Object.prototype.hasOwnProperty.call(properties, segment) ? properties[String(segment)] : typeof record.additionalProperties === 'object' ? record.additionalProperties : undefined
+      node = properties && Object.hasOwn(properties, segment) ? properties[String(segment)] : typeof record.additionalProperties === 'object' ? record.additionalProperties : undefined
     }
   }
   return typeof node === 'object' && node !== null ? (node as JsonSchemaNode) : undefined

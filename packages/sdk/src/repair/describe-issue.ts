@@ -22,7 +22,7 @@ function pathKeys(issue: SchemaIssue): PropertyKey[] {
 function valueAt(value: unknown, path: PropertyKey[]): unknown {
   let current = value
   for (const key of path) {
-    if (typeof current !== 'object' || current === null || !Object.prototype.hasOwnProperty.call(current, key)) return undefined
+    if (typeof current !== 'object' || current === null || !Object.hasOwn(current, key)) return undefined
     current = (current as Record<PropertyKey, unknown>)[key]
   }
   return current

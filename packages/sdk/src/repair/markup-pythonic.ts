@@ -43,7 +43,7 @@ export function parsePythonLiteral(text: string, index: number, depth = 0, budge
     let end = cursor + 1
     while (end < text.length && isNameCode(text.charCodeAt(end))) end++
     const word = text.slice(cursor, end)
-    if (Object.prototype.hasOwnProperty.call(KEYWORD_VALUES, word)) return { value: KEYWORD_VALUES[word], end }
+    if (Object.hasOwn(KEYWORD_VALUES, word)) return { value: KEYWORD_VALUES[word], end }
     return end >= text.length ? 'truncated' : undefined
   }
   return undefined

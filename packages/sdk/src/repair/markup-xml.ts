@@ -574,7 +574,7 @@ const isPlainTree = (value: unknown): boolean => typeof value === 'object' && va
 function toObject(children: ReadonlyArray<[string, unknown]>): Record<string, unknown> {
   const object: Record<string, unknown> = {}
   for (const [key, value] of children) {
-    if (Object.prototype.hasOwnProperty.call(object, key)) {
+    if (Object.hasOwn(object, key)) {
       const existing = object[key]
       setOwn(object, key, Array.isArray(existing) ? [...existing, value] : [existing, value])
     } else setOwn(object, key, value)

@@ -55,7 +55,6 @@ export interface RepairResult {
   dropped: DroppedCall[]
 }
 
-const hasOwn = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key)
 const NO_DROPPED: DroppedCall[] = []
 // Argument text that names an object internal goes through the sanitising slow path
 // (`proto` covers `__proto__` and `prototype`).
@@ -97,7 +96,7 @@ function takeCleanCall(message: ChatResponseMessage, tools: ToolSet): RepairResu
   const call = calls[0]
   const name = call?.function?.name
   const text = call?.function?.arguments
-  if (typeof name !== 'string' || typeof text !== 'string' || !hasOwn(tools, name) || mentionsInternals(text)) return undefined
+  if (typeof name !== 'string' || typeof text !== 'string' || !Object.hasOwn(tools, name) || mentionsInternals(text)) return undefined
   let args: unknown
   try {
     args = JSON.parse(text)
@@ -157,7 +156,7 @@ function createContext(tools: ToolSet, options: RepairOptions): Context {
   // The named tool's macro first: its actions win when two macro tools share an action name.
   const chosen = options.toolChoiceName
   if (chosen !== undefined) macros.sort(([a], [b]) => Number(b === chosen) - Number(a === chosen))
-  return { tools, toolNames, names, macros, toolChoiceName: chosen !== undefined && hasOwn(tools, chosen) ? chosen : undefined, failures: [], truncated: false }
+  return { tools, toolNames, names, macros, toolChoiceName: chosen !== undefined && Object.hasOwn(tools, chosen) ? chosen : undefined, failures: [], truncated: false }
 }
 
 function repairMessage(message: ChatResponseMessage, tools: ToolSet, options: RepairOptions): RepairResult {
@@ -257,7 +256,7 @@ function fromExtracted(call: ExtractedCall, extra: readonly string[], context: C
 
 function carriesReflection(args: unknown, context: Context): boolean {
   if (!isPlainObject(args)) return false
-  return context.macros.some(([, tool]) => tool.macro!.reflectionKeys.some((key) => hasOwn(args, key)))
+  return context.macros.some(([, tool]) => tool.macro!.reflectionKeys.some((key) => Object.hasOwn(args, key)))
 }
 
 /**
@@ -360,9 +359,9 @@ function findTool(name: string, context: Context): { toolName: string; tool: Too
     .trim()
   if (cleaned !== candidates[0]) candidates.push(cleaned)
   for (const candidate of candidates) {
-    if (hasOwn(context.tools, candidate)) return { toolName: candidate, tool: context.tools[candidate]! }
+    if (Object.hasOwn(context.tools, candidate)) return { toolName: candidate, tool: context.tools[candidate]! }
     for (const [toolName, tool] of context.macros) {
-      if (hasOwn(tool.macro!.actions, candidate)) return { toolName, tool, action: candidate }
+      if (Object.hasOwn(tool.macro!.actions, candidate)) return { toolName, tool, action: candidate }
     }
   }
   // Last resort: the same name in another case or spelling (`agentoutput`, `Click_Element_By_Index`,
@@ -382,13 +381,13 @@ const looseName = (name: string) => name.toLowerCase().replace(/[-_\s]/g, '')
 function inferTool(args: unknown, context: Context, fixes: string[]): { toolName: string; tool: Tool; args: unknown } | undefined {
   if (isPlainObject(args)) {
     const keys = Object.keys(args)
-    if (keys.length === 1 && hasOwn(context.tools, keys[0]!) && (isPlainObject(args[keys[0]!]) || typeof args[keys[0]!] === 'string')) {
+    if (keys.length === 1 && Object.hasOwn(context.tools, keys[0]!) && (isPlainObject(args[keys[0]!]) || typeof args[keys[0]!] === 'string')) {
       pushFix(fixes, 'tool-name-as-key')
       return { toolName: keys[0]!, tool: context.tools[keys[0]!]!, args: args[keys[0]!] }
     }
     for (const [toolName, tool] of context.macros) {
       const macro = tool.macro!
-      const belongs = keys.some((key) => key === 'action' || key === 'actions' || key === 'action_sequence' || macro.reflectionKeys.includes(key) || hasOwn(macro.actions, key))
+      const belongs = keys.some((key) => key === 'action' || key === 'actions' || key === 'action_sequence' || macro.reflectionKeys.includes(key) || Object.hasOwn(macro.actions, key))
       if (belongs) return { toolName, tool, args }
     }
   }

@@ -25,7 +25,6 @@ const ACTION_LIST_KEYS = ['actions', 'action_sequence', 'action_list', 'next_act
 // Keys under which a flattened action names itself: `{"type": "click_element_by_index", "index": 3}`.
 const ACTION_NAME_KEYS = ['name', 'type', 'action', 'action_name', 'tool'] as const
 
-const hasOwn = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key)
 
 /** The JSON Schema of a tool, or `undefined` when it cannot be derived (then no coercion happens). */
 export function safeJsonSchema(tool: Tool): JsonSchemaNode | undefined {
@@ -66,7 +65,7 @@ export function shapeMacroInput(args: unknown, macro: MacroToolInfo, toolName: s
   let value = args
   if (typeof value === 'string') {
     const text = value.trim()
-    if (hasOwn(actions, text)) value = { action: text }
+    if (Object.hasOwn(actions, text)) value = { action: text }
     else value = decodeJsonString(text, fixes) ?? value
   }
   value = takeFirst(value, fixes, dropped, undefined)
@@ -80,8 +79,8 @@ export function shapeMacroInput(args: unknown, macro: MacroToolInfo, toolName: s
   liftNestedReflection(shell, macro.reflectionKeys, fixes)
   if (shell.action === undefined || shell.action === null || shell.action === '') {
     delete shell.action
-    const listKey = ACTION_LIST_KEYS.find((key) => hasOwn(shell, key) && shell[key] !== null && shell[key] !== undefined)
-    const actionKeys = Object.keys(shell).filter((key) => hasOwn(actions, key))
+    const listKey = ACTION_LIST_KEYS.find((key) => Object.hasOwn(shell, key) && shell[key] !== null && shell[key] !== undefined)
+    const actionKeys = Object.keys(shell).filter((key) => Object.hasOwn(actions, key))
     if (listKey) {
       shell.action = shell[listKey]
       delete shell[listKey]
@@ -111,7 +110,7 @@ export function shapeMacroInput(args: unknown, macro: MacroToolInfo, toolName: s
     }
   }
   const named = typeof shell.action === 'string' ? shell.action.trim() : ''
-  if (hasOwn(actions, named)) {
+  if (Object.hasOwn(actions, named)) {
     // `{"action": "input_text", "index": 4, "text": "hi"}`: the action's fields sit beside its name.
     const input: Record<string, unknown> = {}
     for (const key of Object.keys(shell)) {
@@ -156,7 +155,7 @@ function takeFirst(value: unknown, fixes: string[], dropped: DroppedCall[], name
 function flattenedActionName(record: Record<string, unknown>, actions: Readonly<Record<string, Tool>>): string | undefined {
   for (const key of ACTION_NAME_KEYS) {
     const candidate = record[key]
-    if (typeof candidate === 'string' && hasOwn(actions, candidate.trim())) return candidate.trim()
+    if (typeof candidate === 'string' && Object.hasOwn(actions, candidate.trim())) return candidate.trim()
   }
   return undefined
 }
@@ -167,7 +166,7 @@ function shapeAction(action: unknown, macro: MacroToolInfo, shell: Record<string
   for (let round = 0; round < 4; round++) {
     if (typeof value === 'string') {
       const text = value.trim()
-      if (hasOwn(actions, text)) {
+      if (Object.hasOwn(actions, text)) {
         pushFix(fixes, 'bare-action-name')
         value = { [text]: {} }
         break
@@ -186,13 +185,13 @@ function shapeAction(action: unknown, macro: MacroToolInfo, shell: Record<string
   }
   if (!isPlainObject(value)) return value
   const envelope = isEnvelope(value) ? envelopeName(value)?.trim() : undefined
-  if (envelope !== undefined && hasOwn(actions, envelope)) {
+  if (envelope !== undefined && Object.hasOwn(actions, envelope)) {
     const name = envelope
     pushFix(fixes, 'unwrapped-envelope')
     value = { [name]: argumentValue(value) ?? {} }
   }
   let record = value as Record<string, unknown>
-  let actionKeys = Object.keys(record).filter((key) => hasOwn(actions, key))
+  let actionKeys = Object.keys(record).filter((key) => Object.hasOwn(actions, key))
   if (actionKeys.length === 0) {
     const named = flattenedActionName(record, actions)
     if (!named) return record
@@ -204,7 +203,7 @@ function shapeAction(action: unknown, macro: MacroToolInfo, shell: Record<string
     actionKeys = [named]
   }
   for (const key of Object.keys(record)) {
-    if (hasOwn(actions, key)) continue
+    if (Object.hasOwn(actions, key)) continue
     if (macro.reflectionKeys.includes(key) && shell[key] === undefined) {
       shell[key] = record[key]
       pushFix(fixes, 'moved-reflection')

@@ -37,7 +37,6 @@ export function envelopeName(record: Record<string, unknown>): string | undefine
 }
 const MAX_UNWRAP = 8
 
-const hasOwn = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key)
 
 function argumentKey(record: Record<string, unknown>): string | undefined {
   for (const key of Object.keys(record)) if (ARGUMENT_KEY.test(key)) return key

@@ -243,7 +243,7 @@ export function checkClassifyFinish(adapter: Adapter, target: AdapterTestTarget)
 function hasPath(value: unknown, path: string): boolean {
   let current: unknown = value
   for (const key of path.split('.')) {
-    if (typeof current !== 'object' || current === null || !Object.prototype.hasOwnProperty.call(current, key)) return false
+    if (typeof current !== 'object' || current === null || !Object.hasOwn(current, key)) return false
     current = (current as Record<string, unknown>)[key]
   }
   return current !== undefined
