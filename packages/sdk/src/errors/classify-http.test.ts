@@ -88,6 +88,28 @@ describe('classifyHttpError', () => {
       expect(error.message).toContain('Please try again in 9.816s')
     })
 
+    it.each([
+      ['OpenAI 429', 429, openai('Request too large for gpt-4o in organization org-1 on tokens per min (TPM): Limit 30000, Requested 50000. The input or output tokens must be reduced in order to run successfully.', 'rate_limit_exceeded', 'tokens')],
+      ['Groq 413', 413, openai('Request too large for model `llama-3.3-70b-versatile` in organization `org_1` service tier `on_demand` on tokens per minute (TPM): Limit 12000, Requested 15000, please reduce your message size and try again.', 'rate_limit_exceeded', 'tokens')],
+    ])('should not retry a request larger than the whole per-minute limit (%s)', (_name, status, body) => {
+      const error = classify(status, body, { 'retry-after': '3' })
+      expect(error.type).toBe('bad_request')
+      expect(error.retryable).toBe(false)
+      expect(error.message).toMatch(/larger than the provider's per-minute token limit.*shorten the conversation/)
+    })
+
+    it('should keep retrying a request that fits the per-minute limit once the minute has passed', () => {
+      const error = classify(429, openai('Rate limit reached for gpt-4o on tokens per min (TPM): Limit 30000, Used 29000, Requested 2000. Please try again in 2s.', 'rate_limit_exceeded', 'tokens'))
+      expect(error.type).toBe('rate_limit')
+    })
+
+    it.each([
+      ['Zhipu 1113', { error: { code: '1113', message: '余额不足或无可用资源包,请充值。' } }],
+      ['a recharge request', { code: 50001, message: '账户已欠费，请充值后重试' }],
+    ])('should read a Chinese out-of-balance message as quota_exceeded (%s)', (_name, body) => {
+      expect(classify(429, body).type).toBe('quota_exceeded')
+    })
+
     it('should read Google\'s RetryInfo detail when the message gives no delay', () => {
       const body = [{ error: { code: 429, message: 'Resource has been exhausted (e.g. check quota).', status: 'RESOURCE_EXHAUSTED', details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '12s' }] } }]
       const error = classify(429, body)

@@ -124,7 +124,9 @@ const FILTER_CODES = /^(?:content_filter|content_policy_violation|content_policy
 const FILTER_WORDS = /content (?:management )?polic(?:y|ies)|content filter|flagged by (?:the )?(?:moderation|safety)|requires moderation|inappropriate content|safety (?:system|filters?)|violat\w* (?:our|the) (?:usage|content|safety) polic|敏感|不安全|内容审核/i
 
 const QUOTA_CODES = /^(?:insufficient_quota|exceeded_current_quota(?:_error)?|insufficient_balance|insufficient_credits|billing_hard_limit_reached|billing_not_active|arrearage|payment_required)$/i
-const QUOTA_WORDS = /insufficient[\s_](?:balance|credits?|funds|quota)|credit balance is too low|out of credits|balance is (?:not enough|insufficient)|billing (?:hard )?limit|account (?:is )?(?:in arrears|overdue)|check your plan and billing/i
+// Chinese wordings too (Zhipu's 1113, SiliconFlow, Baidu): "余额不足" insufficient balance, "欠费" in
+// arrears, "请充值" please recharge.
+const QUOTA_WORDS = /insufficient[\s_](?:balance|credits?|funds|quota)|credit balance is too low|out of credits|balance is (?:not enough|insufficient)|billing (?:hard )?limit|account (?:is )?(?:in arrears|overdue)|check your plan and billing|余额不足|欠费|请充值/i
 const AUTH_CODES = /^(?:invalid_api_key|authentication_error|permission_error|permission_denied|unauthenticated|unauthorized|invalid_authentication|access_denied|forbidden)$/i
 const AUTH_WORDS = /(?:invalid|incorrect|missing|expired|revoked) (?:api[\s_-]?key|authentication|token|bearer)|api[\s_-]?key (?:is )?(?:not valid|invalid|missing|expired|required)|(?:unauthorized|unauthenticated|authentication (?:failed|required))/i
 const MODEL_CODES = /^(?:model_not_found|not_found_error|model_not_available|modelnotfound|not_found)$/i
@@ -163,6 +165,12 @@ function decide(status: number, detail: ProviderErrorDetail, haystack: string, r
   const has = (pattern: RegExp) => names.some((name) => pattern.test(name))
   if (CONTEXT_PATTERNS.some((pattern) => pattern.test(haystack))) {
     return { type: 'context_length', what: "the prompt is longer than the model's context window", advice: 'Shorten the conversation (drop or summarise old messages, trim tool results) or use a model with a larger window; retrying the same request will not help.' }
+  }
+  // One request bigger than the whole per-minute budget ("Request too large … (TPM): Limit 12000,
+  // Requested 15000", OpenAI and Groq, at 429 or 413) fails the same way on every retry.
+  const budget = /\blimit:? (\d+),(?: used:? \d+,)? requested:? (\d+)/i.exec(message)
+  if (status >= 400 && status < 500 && budget && Number(budget[2]) > Number(budget[1])) {
+    return { type: 'bad_request', what: "this one request is larger than the provider's per-minute token limit", advice: 'Retrying will not help: shorten the conversation or lower maxTokens, or ask your provider for a higher tier.' }
   }
   // Quota before rate: OpenAI sends `insufficient_quota` with 429, and retrying never helps it. A
   // "quota" message that also says when to retry (Gemini's per-minute quotas) is a rate limit,
