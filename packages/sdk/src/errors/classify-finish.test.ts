@@ -22,6 +22,24 @@ describe('classifyFinish', () => {
     expect(classifyFinish(reason)).toBe('server_error')
   })
 
+  // Generation the server cut short or that failed: never executed, but worth another try.
+  it.each(['network_error', 'model_error', 'aborted', 'cancelled', 'user_cancel', 'timeout', 'interrupted', 'generation_failed'])('should call %j a server error', (reason) => {
+    expect(classifyFinish(reason)).toBe('server_error')
+  })
+
+  it.each([
+    ['model_context_window_exceeded', 'truncated'],
+    ['guardrail_intervened', 'filtered'],
+    ['ERROR_TOXIC', 'filtered'],
+    ['stop_word', 'ok'],
+    ['end_of_text', 'ok'],
+    ['requires_action', 'ok'],
+    ['None', 'ok'],
+    ['null', 'ok'],
+  ])('should call %j %s', (reason, expected) => {
+    expect(classifyFinish(reason)).toBe(expected)
+  })
+
   it.each(['banana', 'OTHER', 'tool_calls_and_more'])('should call %j unknown', (reason) => {
     expect(classifyFinish(reason)).toBe('unknown')
   })

@@ -3,12 +3,17 @@ import type { FinishClass } from '../types'
 // Keys are compared without case, spaces, `_` or `-`, so `tool_calls`, `TOOL_CALLS`, `toolCalls` and
 // `tool-calls` are one reason. Families are recognised by the words in them, so a spelling nobody
 // listed (`tool_call`, `end_of_turn`, `max_new_tokens`, `moderation`) still lands in the right class.
-const OK = new Set(['toolcalls', 'toolcall', 'functioncall', 'functioncalls', 'stop', 'stopped', 'eos', 'eostoken', 'eot', 'endturn', 'endofturn', 'tooluse', 'stopsequence', 'stoptoken', 'end', 'finished', 'finish', 'complete', 'completed', 'done', ''])
+// A null written out as text by a Python or JavaScript server ("None", "null") says no reason too.
+const OK = new Set(['toolcalls', 'toolcall', 'functioncall', 'functioncalls', 'stop', 'stopped', 'eos', 'eostoken', 'eot', 'endturn', 'endofturn', 'tooluse', 'stopsequence', 'stoptoken', 'end', 'finished', 'finish', 'complete', 'completed', 'done', 'requiresaction', 'null', 'none', 'nil', 'undefined', ''])
 const SERVER = new Set(['error', 'insufficientsystemresource', 'internalerror', 'servererror'])
-const TRUNCATED = /length|maxtokens|maxoutput|maxnewtokens|tokenlimit|outputlimit|^max$/
-const FILTERED = /filter|safety|sensitive|prohibit|recitation|refus|block|spii|moderat|harm|violation|language|policy/
+const TRUNCATED = /length|maxtokens|maxoutput|maxnewtokens|tokenlimit|outputlimit|contextwindow|^max$/
+const FILTERED = /filter|safety|sensitive|prohibit|recitation|refus|block|spii|moderat|harm|violation|language|policy|guardrail|toxic/
 const MALFORMED = /malformed|unexpectedtoolcall|invalidtoolcall|invalidfunctioncall/
-
+// Generation that the server cut short or that failed (`network_error`, `aborted`, `timeout`): the
+// call may be incomplete, so it is never executed, but another try can succeed.
+const FAILED = /error|fail|abort|cancel|interrupt|timeout|timedout/
+// `stop_word`, `end_of_text`, `eos_reached`: a normal end in a spelling nobody listed.
+const ENDED = /^(?:stop|end|eos|eot)/
 /**
  * The default meaning of a `finish_reason`. Adapters' `classifyFinish` run first.
  *
@@ -27,5 +32,7 @@ export function classifyFinish(reason: string | null | undefined): FinishClass {
   if (MALFORMED.test(key)) return 'malformed'
   if (FILTERED.test(key)) return 'filtered'
   if (TRUNCATED.test(key)) return 'truncated'
+  if (FAILED.test(key)) return 'server_error'
+  if (ENDED.test(key)) return 'ok'
   return 'unknown'
 }
