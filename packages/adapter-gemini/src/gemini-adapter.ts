@@ -1,4 +1,4 @@
-import type { Adapter, ChatToolDefinition, FinishClass } from '@wildcall/sdk'
+import type { Adapter, ChatMessage, ChatToolDefinition } from '@wildcall/sdk'
 
 /** A `reasoning_effort` Gemini's OpenAI-compatible endpoint accepts. */
 export type GeminiReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high'
@@ -7,25 +7,6 @@ export type GeminiReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'hig
 export interface GeminiAdapterOptions {
   /** Overrides the per-model `reasoning_effort` (see the adapter's description). */
   reasoningEffort?: GeminiReasoningEffort
-}
-
-// Gemini's finish reasons, upper case as its API spells them (a proxy may pass them through).
-const FINISH: Record<string, FinishClass> = {
-  stop: 'ok',
-  max_tokens: 'truncated',
-  safety: 'filtered',
-  recitation: 'filtered',
-  blocklist: 'filtered',
-  prohibited_content: 'filtered',
-  spii: 'filtered',
-  image_safety: 'filtered',
-  language: 'filtered',
-  // The model wrote a call Gemini could not parse (or one it was not offered): a new try usually works.
-  malformed_function_call: 'malformed',
-  unexpected_tool_call: 'malformed',
-  too_many_tool_calls: 'malformed',
-  other: 'unknown',
-  finish_reason_unspecified: 'unknown',
 }
 
 // JSON Schema keywords Gemini's function declarations reject ("Unknown name …" / "Invalid JSON
@@ -46,10 +27,13 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  * 3.x Flash/Flash-Lite, `'low'` on every other thinking Gemini (Pro cannot turn thinking off), and
  * nothing on 1.x/2.0, which do not think. Rewrites tool parameters into the schema subset Gemini
  * accepts (drops `$schema`, `additionalProperties`, `propertyNames` …; `const` → `enum`, `oneOf` →
- * `anyOf`, `type: [T, 'null']` → `nullable`) on copies of the tools. Classifies Gemini's upper-case
- * finish reasons (`MALFORMED_FUNCTION_CALL` → retryable). Gemini's error wording needs no adapter:
- * the SDK itself reads `API key not valid`, "input token count exceeds the maximum", a zero quota
- * (`limit: 0`), `retryDelay` and "retry in 37.5s".
+ * `anyOf`, `type: [T, 'null']` → `nullable`) on copies of the tools. On Gemini 3 and later, gives
+ * the first tool call of each assistant history message that has no thought signature Google's
+ * `skip_thought_signature_validator` (in `extra_content.google.thought_signature`, on copies), so a
+ * history rebuilt from `result.toolCall` is not refused. Classifies `TOO_MANY_TOOL_CALLS` as
+ * malformed (retryable); the SDK itself already reads Gemini's other upper-case finish reasons and
+ * its error wording (`API key not valid`, "input token count exceeds the maximum", a zero quota
+ * (`limit: 0`), `retryDelay` and "retry in 37.5s").
  *
  * @example
  * ```ts
@@ -73,11 +57,14 @@ export function geminiAdapter(options: GeminiAdapterOptions = {}): Adapter {
       const effort = options.reasoningEffort ?? defaultEffort(context.modelId)
       if (effort) body.reasoning_effort = effort
       if (Array.isArray(body.tools)) body.tools = body.tools.map(toGeminiTool)
+      // Normalised names lose their dots (2.5 → 25, 3.1 → 31): the first digit is the major version.
+      if (/^gemini-[3-9]/.test(context.modelId) && Array.isArray(body.messages)) body.messages = body.messages.map(signFirstCall)
     },
     classifyFinish(reason) {
-      const key = typeof reason === 'string' ? reason.toLowerCase() : ''
-      // Own keys only: a reason such as "constructor" must not find Object.prototype's.
-      return Object.hasOwn(FINISH, key) ? FINISH[key] : undefined
+      // The SDK's own reading already classifies Gemini's other upper-case reasons (STOP, MAX_TOKENS,
+      // SAFETY, MALFORMED_FUNCTION_CALL …; see the tests); this one it would call unknown. Too many
+      // calls in one answer is a malformed answer: a new try usually works.
+      return /^too_many_tool_calls$/i.test(String(reason)) ? 'malformed' : undefined
     },
   }
 }
@@ -88,6 +75,17 @@ function defaultEffort(modelId: string): GeminiReasoningEffort | undefined {
   if (/^gemini-25-(?!pro)/.test(modelId)) return 'none'
   if (/^gemini-3\d*-flash/.test(modelId)) return 'minimal'
   return 'low'
+}
+
+// Gemini 3 and later answer 400 "Function call is missing a thought_signature" when the first call
+// of an assistant message in the history lacks the signature its response carried (only the first
+// call of a step has one). Apps that rebuild that message from `result.toolCall` drop it; for them
+// Google documents this value. A real signature is kept; the caller's message is copied, not changed.
+function signFirstCall(message: ChatMessage): ChatMessage {
+  const [first, ...rest] = message?.role === 'assistant' && Array.isArray(message.tool_calls) ? message.tool_calls : []
+  const extra = first?.extra_content as Record<string, { thought_signature?: unknown } | undefined> | undefined
+  if (!isObject(first) || Object.values({ ...extra }).some((space) => space?.thought_signature)) return message
+  return { ...message, tool_calls: [{ ...first, extra_content: { ...extra, google: { ...extra?.google, thought_signature: 'skip_thought_signature_validator' } } }, ...rest] }
 }
 
 // Tool definitions are frozen and cached by the SDK: convert each one once. A converted copy maps to
