@@ -332,12 +332,8 @@ describe('geminiAdapter thought signatures over HTTP', () => {
         role: 'assistant',
         content: null,
         tool_calls: [
-          {
-            id: toolCall.id,
-            type: 'function',
-            function: { name: toolCall.name, arguments: JSON.stringify(toolCall.args) },
-            ...(keepSignature ? { extra_content: sent?.extra_content } : {}),
-          },
+          // `extra_content: sent?.extra_content` as in the README; left out, as most apps do, when not kept.
+          { id: toolCall.id, type: 'function', function: { name: toolCall.name, arguments: JSON.stringify(toolCall.args) }, extra_content: keepSignature ? sent?.extra_content : undefined },
         ],
       },
       { role: 'tool', tool_call_id: toolCall.id, content: String(result.toolResult) },
