@@ -83,11 +83,49 @@ describe('response shapes near the protocol', () => {
     ['choices as one object', { choices: { message: { role: 'assistant', content: args }, finish_reason: 'stop' } }, 'choices-object'],
     ['a call whose arguments are under input', { choices: [{ message: { role: 'assistant', tool_calls: [{ id: 'x', type: 'function', function: { name: 'scroll', input: { down: true } } }] }, finish_reason: 'tool_calls' }] }, 'action-as-tool'],
     ['tool_call in the singular', { choices: [{ message: { role: 'assistant', tool_call: { name: 'AgentOutput', arguments: args } }, finish_reason: 'tool_calls' }] }, 'unwrapped-envelope'],
+    ['a choice that is itself the message', { choices: [{ index: 0, tool_calls: [{ id: 'x', type: 'function', function: { name: 'AgentOutput', arguments: args } }], finish_reason: 'tool_calls' }] }, 'choice-as-message'],
+    ["Ollama's own shape (one message, no choices)", { model: 'qwen3', message: { role: 'assistant', content: '', tool_calls: [{ function: { name: 'AgentOutput', arguments: JSON.parse(args) } }] }, done: true, done_reason: 'stop' }, 'message-as-choice'],
+    ["a gateway's envelope around the completion", { code: 0, msg: 'success', data: { choices: [{ message: { role: 'assistant', content: args }, finish_reason: 'stop' }] } }, 'unwrapped-body'],
+    ['content that is the call object itself', { choices: [{ message: { role: 'assistant', content: JSON.parse(args) }, finish_reason: 'stop' }] }, 'object-content'],
+    ['a body followed by a debug line', `${JSON.stringify({ choices: [{ message: { role: 'assistant', content: args }, finish_reason: 'stop' }] })}\n<!-- served in 12 ms -->`, 'trailing-text'],
   ])('should take %s', async (_name, body, fix) => {
-    const client = createClient({ baseURL: 'http://127.0.0.1:9/v1', model: 'm', maxRetries: 0, customFetch: async () => new Response(JSON.stringify(body)) })
+    const client = createClient({ baseURL: 'http://127.0.0.1:9/v1', model: 'm', maxRetries: 0, customFetch: async () => new Response(typeof body === 'string' ? body : JSON.stringify(body)) })
     const result = await client.invoke(messages, { AgentOutput }, { toolChoiceName: 'AgentOutput' })
     expect(result.toolCall.args).toEqual({ action: { scroll: { down: true } } })
     expect(result.toolResult).toEqual({ input: { action: { scroll: { down: true } } }, output: 'scrolled' })
     expect(result.fixes).toContain(fix)
+  })
+
+  it('should apply the finish reason of a message-only body (Ollama done_reason) and never execute a cut call', async () => {
+    let executed = false
+    const cut = createMacroTool({ scroll: defineTool({ description: 'Scroll', inputSchema: z.object({ down: z.boolean() }), execute: async () => (executed = true) }) })
+    const body = { message: { role: 'assistant', content: args.slice(0, 20) }, done: true, done_reason: 'length' }
+    const client = createClient({ baseURL: 'http://127.0.0.1:9/v1', model: 'm', maxRetries: 0, customFetch: async () => new Response(JSON.stringify(body)) })
+    await expect(client.invoke(messages, { AgentOutput: cut }, { toolChoiceName: 'AgentOutput' })).rejects.toMatchObject({ type: 'output_truncated' })
+    expect(executed).toBe(false)
+  })
+
+  it('should still classify a gateway envelope that carries an error and no completion', async () => {
+    const client = createClient({ baseURL: 'http://127.0.0.1:9/v1', model: 'm', maxRetries: 0, customFetch: async () => new Response(JSON.stringify({ code: 'Arrearage', msg: 'Access denied, please make sure your account is in good standing.', data: null })) })
+    await expect(client.invoke(messages, { AgentOutput }, { toolChoiceName: 'AgentOutput' })).rejects.toMatchObject({ type: 'quota_exceeded' })
+  })
+
+  it('should not take the first of several JSON bodies as the answer', async () => {
+    const line = JSON.stringify({ choices: [{ message: { role: 'assistant', content: args }, finish_reason: 'stop' }] })
+    const client = createClient({ baseURL: 'http://127.0.0.1:9/v1', model: 'm', maxRetries: 0, customFetch: async () => new Response(`${line}\n${line}`) })
+    await expect(client.invoke(messages, { AgentOutput }, { toolChoiceName: 'AgentOutput' })).rejects.toMatchObject({ type: 'invalid_response' })
+  })
+
+  it('should read a body followed by noise from a real server', async () => {
+    const body = `${JSON.stringify(toolCallResponse('AgentOutput', { action: { scroll: { down: true } } }))}\n\n[proxy: cache miss]`
+    const server = await startScriptedServer({ script: [{ body }] })
+    try {
+      const client = createClient({ baseURL: server.url, model: 'm', maxRetries: 0 })
+      const result = await client.invoke(messages, { AgentOutput }, { toolChoiceName: 'AgentOutput' })
+      expect(result.toolResult).toEqual({ input: { action: { scroll: { down: true } } }, output: 'scrolled' })
+      expect(result.fixes).toEqual(['trailing-text'])
+    } finally {
+      await server.close()
+    }
   })
 })

@@ -3,7 +3,9 @@ import type { Adapter, AdapterContext, ErrorContext, MatchContext } from '../ada
 import { classifyFinish } from '../errors/classify-finish'
 import { classifyHttpError, readProviderError } from '../errors/classify-http'
 import { InvokeError, isAbortError, isInvokeError } from '../errors/invoke-error'
+import { isPlainObject } from '../repair/coerce'
 import { repairToolCall } from '../repair/repair-tool-call'
+import { scanJson } from '../repair/scan-json'
 import { abortReason, type ResolvedRetryOptions } from '../retry/with-retry'
 import type { ChatMessage, ChatRequest, ChatResponse, ClientEvents, FinishClass, InvokeResult, ToolExecuteContext, ToolSet, Usage } from '../types'
 import { assertInvokeInput, buildRequest } from './build-request'
@@ -269,15 +271,45 @@ export function responseOrder(chain: Adapter[]): Adapter[] {
 
 /** Parses an ok body: not JSON is `invalid_response`; `{ error }` is the classified error. */
 export function parseResponseBody(step: StepState, status: number, headers: Headers, text: string): ChatResponse {
-  const parsed = tryParseJson(text)
+  let parsed = tryParseJson(text)
+  if (parsed === undefined) {
+    // A complete body followed by noise (a proxy's banner, a debug line): the body is what counts.
+    parsed = readLeadingJson(text)
+    if (parsed !== undefined) step.fixes.push('trailing-text')
+  }
   if (parsed === undefined) {
     const { message, html } = readProviderError(undefined, text)
     const what = html ? 'an HTML page' : text.trim() === '' ? 'an empty body' : 'a body that is not JSON'
     const shown = message === undefined ? '' : ` ("${message.length > 120 ? `${message.slice(0, 120)}…` : message}")`
     throw new InvokeError('invalid_response', `The server answered HTTP ${status} with ${what}${shown} instead of a chat completion. Check that baseURL points at an OpenAI-compatible API (often ending in /v1), not a web page or a login proxy.`, { status, rawResponse: text })
   }
+  parsed = unwrapBody(parsed, step.fixes)
   if (isErrorBody(parsed)) throw classifyError(step, status, headers, text, parsed)
   return parsed as ChatResponse
+}
+
+/**
+ * The JSON object that starts a body followed by text that is not JSON. A body of several objects
+ * (JSON lines: chunks of a stream) is not one answer, so it gets nothing here.
+ */
+function readLeadingJson(text: string): unknown {
+  const start = text.search(/\S/)
+  if (text.charCodeAt(start) !== 123 /* { */) return undefined
+  const span = scanJson(text).spans.find((candidate) => candidate.start === start)
+  if (!span || tryParseJson(text.slice(span.end).trimStart().split('\n', 1)[0]!) !== undefined) return undefined
+  return tryParseJson(text.slice(span.start, span.end))
+}
+
+/** A gateway's envelope (`{ code: 0, msg: 'ok', data: { choices } }`): the completion one level down. */
+function unwrapBody(parsed: unknown, fixes: string[]): unknown {
+  if (!isPlainObject(parsed) || 'choices' in parsed) return parsed
+  for (const value of Object.values(parsed)) {
+    if (isPlainObject(value) && Array.isArray(value.choices) && value.choices.length > 0) {
+      fixes.push('unwrapped-body')
+      return value
+    }
+  }
+  return parsed
 }
 
 /**
@@ -325,29 +357,44 @@ const FINISH_ERRORS: Record<Exclude<FinishClass, 'ok'>, (reason: string) => [Inv
 /**
  * Brings near-misses of the chat-completions shape into it (only when the shape is off, so a clean
  * response is untouched): `choices` as one object (`choices-object`), a choice carrying `delta`
- * (a stream chunk's shape) instead of `message` (`delta-as-message`), or the completions API's
- * `text` (`completion-text`).
+ * (a stream chunk's shape) instead of `message` (`delta-as-message`), the completions API's `text`
+ * (`completion-text`), a choice that is itself the message (`choice-as-message`), one `message`
+ * and no `choices` (Ollama's and Cohere's own shapes: `message-as-choice`), and a message whose
+ * `content` is the call's object rather than text (`object-content`).
  */
 function normalizeShape(parsed: ChatResponse, fixes: string[]): ChatResponse {
-  if (typeof parsed !== 'object' || parsed === null) return parsed
+  if (!isPlainObject(parsed)) return parsed
   let choices: unknown = parsed.choices
-  if (typeof choices === 'object' && choices !== null && !Array.isArray(choices) && ('message' in choices || 'delta' in choices || 'text' in choices)) {
+  if (choices === undefined && isPlainObject(parsed.message)) {
+    const body = parsed as Record<string, unknown>
+    choices = [{ index: 0, message: parsed.message, finish_reason: body.finish_reason ?? body.done_reason ?? body.stop_reason ?? null }]
+    fixes.push('message-as-choice')
+  } else if (isPlainObject(choices) && ('message' in choices || 'delta' in choices || 'text' in choices)) {
     choices = [choices]
     fixes.push('choices-object')
   }
   if (!Array.isArray(choices)) return parsed
   const first: unknown = choices[0]
-  if (typeof first !== 'object' || first === null) return choices === parsed.choices ? parsed : { ...parsed, choices: choices as ChatResponse['choices'] }
-  const choice = first as Record<string, unknown>
-  if (typeof choice.message !== 'object' || choice.message === null) {
-    if (typeof choice.delta === 'object' && choice.delta !== null) {
-      choices = [{ ...choice, message: choice.delta }, ...choices.slice(1)]
+  if (!isPlainObject(first)) return choices === parsed.choices ? parsed : { ...parsed, choices: choices as ChatResponse['choices'] }
+  let message = first.message
+  if (!isPlainObject(message)) {
+    if (isPlainObject(first.delta)) {
+      message = first.delta
       fixes.push('delta-as-message')
-    } else if (typeof choice.text === 'string') {
-      choices = [{ ...choice, message: { role: 'assistant', content: choice.text } }, ...choices.slice(1)]
+    } else if (typeof first.text === 'string') {
+      message = { role: 'assistant', content: first.text }
       fixes.push('completion-text')
+    } else if ('tool_calls' in first || 'content' in first || 'function_call' in first) {
+      const { tool_calls, content, function_call } = first
+      message = { role: 'assistant', content, tool_calls, function_call }
+      fixes.push('choice-as-message')
     }
   }
+  if (isPlainObject(message) && isPlainObject(message.content)) {
+    message = { ...message, content: JSON.stringify(message.content) }
+    fixes.push('object-content')
+  }
+  if (message !== first.message) choices = [{ ...first, message }, ...choices.slice(1)]
   return choices === parsed.choices ? parsed : { ...parsed, choices: choices as ChatResponse['choices'] }
 }
 
