@@ -79,4 +79,104 @@ describe('createStreamAssembler', () => {
     }
     expect(partials.at(-1)!.args).toEqual(JSON.parse(text))
   })
+
+  describe('markup written into content', () => {
+    const reflection = {
+      evaluation_previous_goal: 'Typed "kettle" into the search box; results <b>opened</b>.',
+      memory: 'Searching the shop.\nStep 2 of 3.',
+      next_goal: 'Open the cart and check the total price',
+    }
+    const action = { click_element_by_index: { index: 3 } }
+    const actionText = JSON.stringify(action)
+    const markups: Record<string, string> = {
+      'Qwen3-Coder': `I will open the cart.\n<tool_call>\n<function=AgentOutput>\n${Object.entries(reflection).map(([key, value]) => `<parameter=${key}>\n${value}\n</parameter>\n`).join('')}<parameter=action>\n${actionText}\n</parameter>\n</function>\n</tool_call>`,
+      'MiniMax M2': `<minimax:tool_call>\n<invoke name="AgentOutput">\n${Object.entries(reflection).map(([key, value]) => `<parameter name="${key}">${value}</parameter>\n`).join('')}<parameter name="action">${actionText}</parameter>\n</invoke>\n</minimax:tool_call>`,
+      'GLM 4.5': `<tool_call>AgentOutput\n${Object.entries(reflection).map(([key, value]) => `<arg_key>${key}</arg_key>\n<arg_value>${value}</arg_value>\n`).join('')}<arg_key>action</arg_key>\n<arg_value>${actionText}</arg_value>\n</tool_call>`,
+    }
+
+    /** Cuts `text` into 1–9 character pieces, a different sequence for every seed. */
+    function randomPieces(text: string, seed: number): string[] {
+      const pieces: string[] = []
+      let state = seed
+      for (let offset = 0; offset < text.length; ) {
+        state = (state * 1_103_515_245 + 12_345) % 2_147_483_648
+        const size = 1 + (state % 9)
+        pieces.push(text.slice(offset, offset + size))
+        offset += size
+      }
+      return pieces
+    }
+    const partialsOf = (pieces: string[]) =>
+      assemble(pieces.map((piece) => delta({ content: piece }))).events.filter((event): event is Extract<StreamEvent, { type: 'partial' }> => event.type === 'partial')
+
+    it.each(Object.entries(markups))('should preview %s markup as it streams in random pieces', (_family, content) => {
+      for (let seed = 1; seed <= 25; seed++) {
+        const partials = partialsOf(randomPieces(content, seed))
+        for (const event of partials) {
+          expect(event).toMatchObject({ index: 0, name: 'AgentOutput' })
+          const args = event.args as Record<string, unknown>
+          // Only ever a prefix of each value: no half-written closing tag leaks into the text.
+          for (const key of Object.keys(reflection) as (keyof typeof reflection)[]) {
+            if (args[key] !== undefined) expect(reflection[key].startsWith(args[key] as string), `${key}: ${String(args[key])}`).toBe(true)
+          }
+          expect(Object.keys(args).every((key) => key in reflection || key === 'action')).toBe(true)
+        }
+        // Some reflection field shows cut off, before its whole text arrived.
+        const growing = partials.filter((event) => Object.entries(reflection).some(([key, value]) => {
+          const shown = (event.args as Record<string, unknown>)[key]
+          return typeof shown === 'string' && shown !== '' && shown !== value
+        }))
+        expect(growing.length, `seed ${seed}`).toBeGreaterThan(0)
+        expect(partials.at(-1)!.args).toEqual({ ...reflection, action })
+      }
+    })
+
+    it('should read a marker split anywhere across two pieces', () => {
+      const content = markups['Qwen3-Coder']!
+      for (const marker of ['<parameter=next_goal>', '</parameter>', '<function=AgentOutput>']) {
+        const at = content.indexOf(marker)
+        for (let cut = at + 1; cut < at + marker.length; cut++) {
+          const partials = partialsOf([content.slice(0, cut), content.slice(cut)])
+          expect(partials.at(-1)!.args).toEqual({ ...reflection, action })
+          expect(partials.at(-1)!.name).toBe('AgentOutput')
+        }
+      }
+      const early = partialsOf(['<function=AgentOutput>\n<param', 'eter=next_goal>\nOpen the cart and</para', 'meter>'])
+      expect(early.map((event) => event.args)).toEqual([{ next_goal: 'Open the cart and' }])
+    })
+
+    it('should show the open parameter growing and JSON in it parsed partially', () => {
+      const partials = partialsOf(['<function=AgentOutput>\n<parameter=memory>\nSearching the ', 'shop', ' for kettles\n</parameter>\n<parameter=action>\n{"click_element_by_index": {"ind', 'ex": 3}}'])
+      expect(partials.map((event) => event.args)).toEqual([
+        { memory: 'Searching the ' },
+        { memory: 'Searching the shop for kettles', action: { click_element_by_index: {} } },
+        { memory: 'Searching the shop for kettles', action },
+      ])
+    })
+
+    it('should not merge a second call into the first one\'s preview', () => {
+      const content = '<function=AgentOutput>\n<parameter=next_goal>\nA\n</parameter>\n</function>\n<function=other>\n<parameter=next_goal>\nB\n</parameter>\n</function>'
+      expect(partialsOf([content]).at(-1)!.args).toEqual({ next_goal: 'A' })
+    })
+
+    it('should give no preview for markup mentioned in inline code or written inside a think block', () => {
+      const prose = 'To pass the goal, write `<parameter=next_goal>` and close it with `</parameter>`; the `<function=AgentOutput>` tag names the tool. No call here.'
+      const thought = '<think>I could write <function=AgentOutput>\n<parameter=next_goal>\nOpen the cart\n</parameter></think>\nI am not sure what to do yet.'
+      const open = `<think>Draft:\n${markups['GLM 4.5']}`
+      for (let seed = 1; seed <= 10; seed++) {
+        for (const content of [prose, thought, open]) expect(partialsOf(randomPieces(content, seed))).toEqual([])
+      }
+      // A closing </think> that the template opened marks what came before as a draft.
+      const drafted = partialsOf(randomPieces(`<parameter=next_goal>draft</parameter></think>\n${markups['MiniMax M2']}`, 3))
+      expect(drafted.at(-1)!.args).toEqual({ ...reflection, action })
+    })
+
+    it('should never preview markup in content once real tool_calls deltas arrived', () => {
+      const { events } = assemble([
+        delta({ tool_calls: [{ index: 0, id: 'c', function: { name: 'AgentOutput', arguments: '{"memory": "real"}' } }] }),
+        ...randomPieces(markups['Qwen3-Coder']!, 5).map((piece) => delta({ content: piece })),
+      ])
+      expect(events.filter((event) => event.type === 'partial').map((event) => (event as { args: unknown }).args)).toEqual([{ memory: 'real' }])
+    })
+  })
 })

@@ -1,4 +1,5 @@
 import type { ChatResponse, ChatResponseMessage, ChatStreamChunk, ChatStreamToolCallDelta, ChatToolCall, ChatUsage, StreamEvent } from '../types'
+import { createMarkupPreview } from './create-markup-preview'
 import { parsePartialJson } from './parse-partial-json'
 
 /** Builds one chat-completions response out of stream chunks, emitting deltas as they come. */
@@ -32,10 +33,14 @@ interface CallState {
   lastPartial?: string
   /** A call written into content: its JSON may be an envelope `{ name, arguments }`. */
   inContent?: boolean
+  /** A call written into content as named-parameter markup: its arguments are read from the content. */
+  markup?: boolean
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value !== ''
+// `<think>`, `<thinking>`, `<seed:think>` and their closers (at most 21 characters).
+const THINK_TAG = /<(\/?)(?:\w{1,8}:)?think(?:ing)?>/g
 
 /**
  * Assembles a chat-completions stream the way real servers send it: tool-call fragments with or
@@ -60,6 +65,9 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
   let content = ''
   // A call written into content (no tool_calls): where its JSON starts, outside any <think> block.
   let contentCall: CallState | undefined
+  // Or written as markup (`<parameter=KEY>`, `<arg_key>`): read incrementally, previewed from there.
+  let markup = createMarkupPreview()
+  let markupCall: CallState | undefined
   let thinking = false
   let searchFrom = 0
   let reasoningContent = ''
@@ -81,11 +89,12 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
     let args: unknown
     if (call.object) args = call.object
     else {
-      const pending = call.text.length - call.parsedLength
+      const size = call.markup ? content.length - markup.start : call.text.length
+      const pending = size - call.parsedLength
       if (pending === 0) return
-      if (!force && pending < Math.max(stepBytes, call.text.length >> 3)) return
-      call.parsedLength = call.text.length
-      const parsed = parsePartialJson(call.text)
+      if (!force && pending < Math.max(stepBytes, size >> 3)) return
+      call.parsedLength = size
+      const parsed = call.markup ? { value: markup.read(content) } : parsePartialJson(call.text)
       if (!parsed) return
       args = parsed.value
       if (call.inContent && isRecord(args) && typeof args.name === 'string') {
@@ -103,23 +112,22 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
   }
 
   /**
-   * Previews a call the model writes into content as JSON (bare, fenced or in `<tool_call>`), so its
-   * reflection shows live too. Only new text is scanned; the repair at the end decides what it was.
+   * Previews a call the model writes into content as JSON (bare, fenced or in `<tool_call>`) or as
+   * named-parameter markup, so its reflection shows live too. Only new text is scanned; the repair at
+   * the end decides what it was.
    */
   function pushContent(previous: number) {
     if (calls.length > 0) return
-    // A marker split across two deltas starts at most 7 characters back.
-    const from = Math.max(0, previous - 7)
-    const open = content.indexOf('<think>', from)
-    const close = content.indexOf('</think>', from)
-    if (close > open) {
-      // JSON before a closing </think> was a draft inside the reasoning (the template opened it).
-      thinking = false
-      searchFrom = close + 8
-      contentCall = undefined
-    } else if (open >= 0) {
-      thinking = true
-      contentCall = undefined
+    // A marker split across two deltas starts at most 20 characters back; one seen whole before is skipped.
+    THINK_TAG.lastIndex = Math.max(0, previous - 20)
+    for (let match = THINK_TAG.exec(content); match; match = THINK_TAG.exec(content)) {
+      const end = match.index + match[0].length
+      if (end <= previous) continue
+      // A call before a closing </think> was a draft inside the reasoning (the template opened it).
+      thinking = !match[1]
+      if (!thinking) searchFrom = end
+      contentCall = markupCall = undefined
+      markup = createMarkupPreview(end)
     }
     if (thinking) return
     if (contentCall) {
@@ -127,9 +135,17 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
       emitPartial(contentCall, false)
       return
     }
+    markup.scan(content)
+    if (markup.start >= 0) {
+      markupCall ??= { position: 0, name: '', text: '', parsedLength: 0, markup: true }
+      markupCall.name = markup.name ?? ''
+      emitPartial(markupCall, false)
+      return
+    }
     const start = content.indexOf('{', Math.max(searchFrom, previous))
     if (start < 0) return
-    contentCall = { position: 0, name: '', text: content.slice(start), parsedLength: 0, inContent: true }
+    // `<function=NAME>` before a JSON body names the call.
+    contentCall = { position: 0, name: markup.name ?? '', text: content.slice(start), parsedLength: 0, inContent: true }
     emitPartial(contentCall, false)
   }
 
@@ -229,7 +245,8 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
     },
     finish() {
       for (const call of calls) emitPartial(call, true)
-      if (contentCall && calls.length === 0) emitPartial(contentCall, true)
+      const inContent = markupCall ?? contentCall
+      if (inContent && calls.length === 0) emitPartial(inContent, true)
       const message: ChatResponseMessage = { role: role ?? 'assistant', content: content === '' ? null : content }
       if (calls.length > 0) {
         message.tool_calls = calls.map((call, index): ChatToolCall => ({

@@ -236,6 +236,37 @@ describe('client.stream', () => {
     expect(partials.at(-1)).toEqual({ type: 'partial', args, index: 0, name: 'AgentOutput' })
   })
 
+  it('should preview the reflection of Qwen3-Coder markup in content before the result, which equals invoke\'s', async () => {
+    const { action, ...reflection } = args
+    const content = `<tool_call>\n<function=AgentOutput>\n${Object.entries(reflection).map(([key, value]) => `<parameter=${key}>\n${value}\n</parameter>\n`).join('')}<parameter=action>\n${JSON.stringify(action)}\n</parameter>\n</function>\n</tool_call>`
+    const events = [...content.match(/[\s\S]{1,4}/g)!.map((piece) => chunk({ content: piece })), chunk({}, 'stop'), usageChunk]
+    const sse = streamOf(events)
+    // The server pauses before its last piece: a preview seen by then came before the result.
+    sse.chunks!.splice(-1, 0, { text: '', delayMs: 40 })
+    server.setScript([sse])
+    const run = client({ maxRetries: 0 }).stream(messages, tools, options)
+    let settled = false
+    void run.result.finally(() => (settled = true)).catch(() => {})
+    const partials: StreamEvent[] = []
+    const early: StreamEvent[] = []
+    for await (const event of run) {
+      if (event.type !== 'partial') continue
+      partials.push(event)
+      if (!settled) early.push(event)
+    }
+    const streamed = await settle(run.result)
+    server.setScript([{ body: finalResponse({ content }, 'stop') }])
+    expect(streamed).toEqual(await settle(client({ maxRetries: 0 }).invoke(messages, tools, options)))
+    expect(streamed).toMatchObject({ ok: true, toolCall: { name: 'AgentOutput', args }, toolResult: { output: 'clicked 12' } })
+    const cutOff = early.find((event) => {
+      const memory = (event.args as { memory?: string }).memory
+      return memory !== undefined && memory !== '' && memory !== args.memory
+    })
+    expect(cutOff).toMatchObject({ index: 0, name: 'AgentOutput' })
+    expect(args.memory.startsWith((cutOff!.args as { memory: string }).memory)).toBe(true)
+    expect(partials.at(-1)).toEqual({ type: 'partial', args, index: 0, name: 'AgentOutput' })
+  })
+
   it('should reject finish_reason length as output_truncated without retrying or executing', async () => {
     let executed = false
     const Tool = defineTool({ inputSchema: AgentOutput.inputSchema, execute: () => (executed = true) })
