@@ -62,6 +62,35 @@ export function decodeJsonString(text: string, fixes: string[]): unknown {
   return current
 }
 
+// The two halves of a name/value pair: `{"name": "index", "value": 3}`, `{"key": …, "value": …}`,
+// `{"arg_key": …, "arg_value": …}`, `{"parameterName": …, "parameterValue": …}`.
+const PAIR_NAME_KEY = /^(?:name|key|field|param|parameter|arg|argument|property)$|_(?:name|key)$/i
+const PAIR_NAME_SUFFIX = /[a-z](?:Name|Key)$/
+const PAIR_VALUE_KEY = /^(?:value|val)$|_(?:value|val)$|[a-z]Value$/i
+
+/**
+ * Arguments written as a list of name/value pairs (`[{"name": "index", "value": 3}, …]`) as the
+ * object they spell — only when every item is a two-key record of a name-like and a value-like key and
+ * every name is one of `fields`, so a list with an unknown key never becomes arguments that pass by
+ * accident. `undefined` when the list is not such a list.
+ */
+export function pairsToObject(value: unknown, fields: ReadonlySet<string>): Record<string, unknown> | undefined {
+  if (!Array.isArray(value) || value.length === 0 || fields.size === 0) return undefined
+  const output: Record<string, unknown> = {}
+  for (const item of value) {
+    if (!isPlainObject(item)) return undefined
+    const keys = Object.keys(item)
+    if (keys.length !== 2) return undefined
+    const nameKey = keys.find((key) => (PAIR_NAME_KEY.test(key) || PAIR_NAME_SUFFIX.test(key)) && !PAIR_VALUE_KEY.test(key))
+    const valueKey = keys.find((key) => key !== nameKey && PAIR_VALUE_KEY.test(key))
+    if (nameKey === undefined || valueKey === undefined) return undefined
+    const name = item[nameKey]
+    if (typeof name !== 'string' || !fields.has(name) || UNSAFE_KEYS.has(name) || Object.hasOwn(output, name)) return undefined
+    output[name] = item[valueKey]
+  }
+  return output
+}
+
 function schemaTypes(schema: JsonSchemaNode): string[] {
   const type = schema.type
   if (typeof type === 'string') return [type]
@@ -112,7 +141,8 @@ const NUMBER_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/
  * numeric strings to numbers/integers (`coerced:number`, `coerced:integer`), `"true"`/`"false"` to
  * booleans (`coerced:boolean`), scalars to strings (`coerced:string`), JSON text where an object or
  * array is expected (`double-encoded-arguments`), a one-element array where one object is expected
- * (`unwrapped-array`), a scalar where an array is expected (`coerced:array`), a case-insensitive enum
+ * (`unwrapped-array`), a list of name/value pairs where an object is expected (`argument-pairs`), a
+ * scalar where an array is expected (`coerced:array`), a case-insensitive enum
  * match (`coerced:enum`) and `null` for an optional field (`dropped-null`). Values it cannot convert
  * are left for the validator to reject with a precise message. Never mutates its input.
  */
@@ -135,6 +165,13 @@ export function coerceToSchema(value: unknown, schema: unknown, fixes: string[],
   }
   const types = schemaTypes(node)
   let current = value
+  if (Array.isArray(current) && types.includes('object') && typeof node.properties === 'object' && node.properties !== null) {
+    const object = pairsToObject(current, new Set(Object.keys(node.properties)))
+    if (object) {
+      pushFix(fixes, 'argument-pairs')
+      current = object
+    }
+  }
   if (types.length > 0 && !types.some((type) => matchesType(current, type))) current = convertScalar(current, types, fixes)
   if (Array.isArray(node.enum) && typeof current === 'string' && !node.enum.includes(current)) {
     const lower = current.toLowerCase()

@@ -271,3 +271,112 @@ export function parseLenientJson(text: string): LenientJsonResult | undefined {
     return undefined
   }
 }
+
+const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', n: '\n', t: '\t', r: '\r', b: '\b', f: '\f' }
+const ESCAPE = /\\(u[0-9a-fA-F]{4}|[\s\S])/g
+
+/** Whether every `"` in `text` is escaped (an odd run of backslashes before it), and there is one. */
+function quotesAllEscaped(text: string): boolean {
+  let seen = false
+  for (let index = text.indexOf('"'); index >= 0; index = text.indexOf('"', index + 1)) {
+    let slashes = 0
+    while (index - slashes - 1 >= 0 && text.charCodeAt(index - slashes - 1) === 92) slashes++
+    if (slashes % 2 === 0) return false
+    seen = true
+  }
+  return seen
+}
+
+/** One layer of JSON string escaping removed: the whole text a quoted JSON string, or every quote escaped. */
+function unescapeOnce(text: string): string | undefined {
+  if (text.length >= 2 && text.charCodeAt(0) === 34 && text.charCodeAt(text.length - 1) === 34) {
+    const parsed = parseStrict(text)
+    if (parsed && typeof parsed.value === 'string') return parsed.value
+  }
+  if (!quotesAllEscaped(text)) return undefined
+  // Exactly what JSON string escaping undoes, so a value that was cut off stays cut off.
+  return text.replace(ESCAPE, (whole, escaped: string) => (escaped.length === 5 ? String.fromCharCode(Number.parseInt(escaped.slice(1), 16)) : (ESCAPES[escaped] ?? whole)))
+}
+
+/**
+ * Text whose JSON was escaped as a string, once or several times: the whole answer a quoted JSON
+ * string (a call stringified twice or more), or every quote backslash-escaped (`{\"name\": \"scroll\"}`).
+ * Returns the text with every layer removed (at most 8), or `undefined` when there was none.
+ *
+ * @example
+ * ```ts
+ * decodeEscapedText('{\\"name\\": \\"scroll\\"}') // '{"name": "scroll"}'
+ * decodeEscapedText('{"name": "scroll"}')       // undefined
+ * ```
+ */
+export function decodeEscapedText(text: string): string | undefined {
+  if (typeof text !== 'string') return undefined
+  let current = text.trim()
+  let layers = 0
+  for (; layers < 8; layers++) {
+    const next = unescapeOnce(current)
+    if (next === undefined) break
+    current = next.trim()
+  }
+  return layers > 0 ? current : undefined
+}
+
+// `key=value` / `key: value` argument text: a key, then a quoted or a bare value.
+const PAIR_KEY = /[,;\s]*([A-Za-z_][\w.-]*)[ \t]*[=:][ \t]*/y
+// A bare value ends at a comma, semicolon or line break, or before whitespace and the next `key=`.
+const BARE_END = /[ \t]*[,;\r\n]|[ \t]+(?=[A-Za-z_][\w.-]*[ \t]*[=:])/g
+/** Longest argument text read as pairs: real `key=value` arguments are short. */
+const MAX_PAIR_TEXT = 4096
+
+/**
+ * Arguments written as `key=value` text (`down=true`, `index=3, text="hi there"`, `index: 3 text: hi`)
+ * as an object of strings — only when every key is one of `fields` and the whole text is read, so
+ * prose never becomes arguments. Values stay text; schema-guided coercion types them.
+ *
+ * @example
+ * ```ts
+ * parseKeyValueText('index=3, text="hi there"', new Set(['index', 'text'])) // { index: '3', text: 'hi there' }
+ * parseKeyValueText('down=true bogus=1', new Set(['down']))                  // undefined
+ * ```
+ */
+export function parseKeyValueText(text: string, fields: ReadonlySet<string>): Record<string, string> | undefined {
+  if (typeof text !== 'string' || text.length > MAX_PAIR_TEXT || fields.size === 0) return undefined
+  const body = text.trim()
+  const output: Record<string, string> = {}
+  let position = 0
+  let count = 0
+  while (position < body.length) {
+    PAIR_KEY.lastIndex = position
+    const pair = PAIR_KEY.exec(body)
+    if (!pair) return undefined
+    const key = pair[1]!
+    if (!fields.has(key) || Object.hasOwn(output, key) || key === '__proto__') return undefined
+    position = PAIR_KEY.lastIndex
+    const read = readPairValue(body, position)
+    if (!read) return undefined
+    output[key] = read.value
+    position = read.end
+    count++
+    // Separators after the last value.
+    while (position < body.length && /[,;\s]/.test(body[position]!)) position++
+  }
+  return count > 0 ? output : undefined
+}
+
+function readPairValue(text: string, start: number): { value: string; end: number } | undefined {
+  const quote = text.charCodeAt(start)
+  if (quote === 34 || quote === 39) {
+    let index = start + 1
+    while (index < text.length && text.charCodeAt(index) !== quote) index += text.charCodeAt(index) === 92 ? 2 : 1
+    if (index >= text.length) return undefined
+    const inner = text.slice(start + 1, index)
+    const value = quote === 34 ? (parseStrict(text.slice(start, index + 1))?.value as string | undefined) ?? inner : inner.replace(/\\'/g, "'")
+    return { value, end: index + 1 }
+  }
+  BARE_END.lastIndex = start
+  const stop = BARE_END.exec(text)
+  const end = stop ? stop.index : text.length
+  const value = text.slice(start, end).trim()
+  return value === '' ? undefined : { value, end }
+}
+

@@ -4,10 +4,10 @@ import type { ChatResponseMessage, ChatToolCall, Tool, ToolCall, ToolSet } from 
 import { coerceToSchema, isPlainObject, pushFix, sanitizeValue } from './coerce'
 import { availableList, describeIssue, previewValue } from './describe-issue'
 import { extractCalls, type ExtractedCall } from './extract-calls'
-import { isTruncatedJson, parseLenientJson } from './lenient-json'
+import { decodeEscapedText, isTruncatedJson, parseKeyValueText, parseLenientJson } from './lenient-json'
 import { fieldNames, safeJsonSchema, shapeMacroInput, type DroppedCall } from './shape-macro-input'
 import { splitReasoning } from './split-reasoning'
-import { argumentValue, isEnvelope, unwrapArgumentLayers, unwrapEnvelope, type RawCall } from './unwrap'
+import { argumentValue, discriminatorKeys, isEnvelope, unwrapArgumentLayers, unwrapEnvelope, type RawCall } from './unwrap'
 
 export type { DroppedCall } from './shape-macro-input'
 
@@ -43,7 +43,8 @@ export interface RepairResult {
    * Repair codes applied, in order. Empty for a clean response. Stable codes: where the call was
    * found (`content-json`, `tool-markup:<family>`, `legacy-function-call`, `content-part-call`,
    * `stripped-reasoning`, `call-in-reasoning`); how its arguments were decoded (`object-arguments`,
-   * `empty-arguments`, `double-encoded-arguments`, `lenient-json` and the lenient parser's codes);
+   * `empty-arguments`, `double-encoded-arguments` (also for an answer escaped as a string),
+   * `argument-pairs` (name/value pairs or `key=value` text), `lenient-json` and the lenient parser's codes);
    * structure (`unwrapped-envelope`, `tool-name-as-key`, `normalized-tool-name`, `action-as-tool`,
    * `missing-reflection-shell`, `flattened-action`, `moved-reflection`, `dropped-unknown-keys`,
    * `bare-value`, `bare-action-name`, `unwrapped-array`, `fallback-action`); values
@@ -203,13 +204,21 @@ function repairMessage(message: ChatResponseMessage, tools: ToolSet, options: Re
   const split = content ? splitReasoning(content) : { answer: '', reasoning: '', fixes: [] }
   const answer = extractCalls(split.answer, { names: context.names })
   if (answer.truncated) context.truncated = true
-  const fromContent = pickFirst(answer.calls.flatMap((call) => expandCalls(fromExtracted(call, split.fixes, context))), context, tried)
+  const fromContent = pickFirst(answer.calls.flatMap((call) => expandCalls(fromExtracted(call, split.fixes, context), context)), context, tried)
   if (fromContent) return fromContent
   // A proxy or template that HTML-escaped the answer (`{&quot;name&quot;: …}`): read it unescaped.
   if (ENTITY.test(split.answer)) {
     const unescaped = extractCalls(decodeEntities(split.answer), { names: context.names })
-    const fromUnescaped = pickFirst(unescaped.calls.flatMap((call) => expandCalls(fromExtracted(call, [...split.fixes, 'html-entities'], context))), context, tried)
+    const fromUnescaped = pickFirst(unescaped.calls.flatMap((call) => expandCalls(fromExtracted(call, [...split.fixes, 'html-entities'], context), context)), context, tried)
     if (fromUnescaped) return fromUnescaped
+  }
+  // An answer escaped as a JSON string, maybe several times (`{\"name\": …}`, `"\"{\\\"name…"`): read it decoded.
+  const unquoted = decodeEscapedText(split.answer)
+  if (unquoted !== undefined) {
+    const decoded = extractCalls(unquoted, { names: context.names })
+    const fromDecoded = pickFirst(decoded.calls.flatMap((call) => expandCalls(fromExtracted(call, [...split.fixes, 'double-encoded-arguments'], context), context)), context, tried)
+    if (fromDecoded) return fromDecoded
+    if (decoded.truncated) context.truncated = true
   }
   if (context.truncated) {
     throw new InvokeError('output_truncated', 'The tool call in the answer is cut off (the output ended inside it); it was not executed. Raise maxTokens or shorten the task.')
@@ -219,7 +228,7 @@ function repairMessage(message: ChatResponseMessage, tools: ToolSet, options: Re
   const reasoningTexts = [split.reasoning, stringField(message.reasoning_content), stringField(message.reasoning)].filter((text) => text.length > 0)
   const drafted: RawCall[] = []
   for (const text of reasoningTexts) {
-    for (const call of extractCalls(text, { names: context.names }).calls) drafted.push(...expandCalls(fromExtracted(call, ['call-in-reasoning'], context)))
+    for (const call of extractCalls(text, { names: context.names }).calls) drafted.push(...expandCalls(fromExtracted(call, ['call-in-reasoning'], context), context))
   }
   const fromReasoning = pickFirst(drafted, context, tried)
   if (fromReasoning) return fromReasoning
@@ -254,6 +263,13 @@ function fromExtracted(call: ExtractedCall, extra: readonly string[], context: C
   return raw
 }
 
+/** An item of a list that is a call: an envelope, or a record naming a known tool or action by a key or a discriminator. */
+function isCallItem(item: unknown, context: Context): boolean {
+  if (isEnvelope(item)) return true
+  if (!isPlainObject(item)) return false
+  return Object.keys(item).some((key) => context.names.has(key)) || discriminatedCall(item, context) !== undefined
+}
+
 function carriesReflection(args: unknown, context: Context): boolean {
   if (!isPlainObject(args)) return false
   return context.macros.some(([, tool]) => tool.macro!.reflectionKeys.some((key) => Object.hasOwn(args, key)))
@@ -261,11 +277,19 @@ function carriesReflection(args: unknown, context: Context): boolean {
 
 /**
  * Several calls in one value (`[{name, arguments}, …]`, `{"tool_calls": [...]}`) become several
- * candidates, so the first VALID one is the step, not merely the first one.
+ * candidates, so the first VALID one is the step, not merely the first one. In a list that mixes
+ * calls with other items (Anthropic content blocks: `[{"type": "text", …}, {"type": "tool_use", …}]`)
+ * each call is a candidate and the other items are skipped.
  */
-function expandCalls(raw: RawCall): RawCall[] {
+function expandCalls(raw: RawCall, context: Context): RawCall[] {
   const { args } = raw
-  if (raw.name !== undefined || !(isEnvelope(args) || (Array.isArray(args) && args.length > 1 && args.every(isEnvelope)))) return [raw]
+  if (raw.name !== undefined) return [raw]
+  if (Array.isArray(args) && args.length > 1 && !args.every(isEnvelope)) {
+    const calls = args.filter((item) => isCallItem(item, context))
+    if (calls.length === 0 || calls.length === args.length) return [raw]
+    return calls.flatMap((item) => (isEnvelope(item) ? unwrapEnvelope({ args: item, fixes: [...raw.fixes] }) : [{ args: item, fixes: [...raw.fixes] }]))
+  }
+  if (!isEnvelope(args) && !(Array.isArray(args) && args.length > 1)) return [raw]
   const { alternate: _hint, ...call } = raw
   const inner = unwrapEnvelope(call)
   return inner.length > 1 ? inner : [raw]
@@ -371,6 +395,57 @@ function findTool(name: string, context: Context): { toolName: string; tool: Too
   return matches.length === 1 && matches[0] !== cleaned ? findTool(matches[0]!, context) : undefined
 }
 
+/** The tool (or macro action) whose input a call named `name` carries. */
+function targetOf(name: string, context: Context): Tool | undefined {
+  const found = findTool(name, context)
+  return found?.action ? found.tool.macro!.actions[found.action] : found?.tool
+}
+
+/** The tool that JSON naming none falls to: the named `tool_choice`, or the only tool. */
+function fallbackTool(context: Context): { toolName: string; tool: Tool } | undefined {
+  const toolName = context.toolChoiceName ?? (context.toolNames.length === 1 ? context.toolNames[0] : undefined)
+  return toolName === undefined ? undefined : { toolName, tool: context.tools[toolName]! }
+}
+
+/**
+ * Whether every key of `args` is a field of the tool they go to (the named one, else the fallback):
+ * then they are that tool's input (`{"step": {"name": …, "args": …}}` for a tool with a `step` field),
+ * not a wrapper around another call.
+ */
+function isOwnInput(args: unknown, name: string | undefined, context: Context): boolean {
+  if (!isPlainObject(args)) return false
+  const keys = Object.keys(args)
+  const target = name !== undefined ? targetOf(name, context) : fallbackTool(context)?.tool
+  if (keys.length === 0 || !target) return false
+  const fields = fieldNames(safeJsonSchema(target))
+  return keys.every((key) => fields.has(key))
+}
+
+/** `"down=true"` or `"index: 3, text: hi"` as arguments: an object when every key is a field of the tool named. */
+function readArgumentPairs(text: string, name: string | undefined, context: Context, fixes: string[]): Record<string, unknown> | undefined {
+  const target = name === undefined ? undefined : targetOf(name, context)
+  if (!target) return undefined
+  const pairs = parseKeyValueText(text, fieldNames(safeJsonSchema(target)))
+  if (pairs) pushFix(fixes, 'argument-pairs')
+  return pairs
+}
+
+/**
+ * The tool or action a flat record names under a discriminator-shaped key (`{"type": "input_text",
+ * "index": 3}`, `action_type`, `kind`, `name` …), with that key. Only a name {@link findTool} resolves
+ * counts, so `"type": "function"` names nothing; nor does a key the fallback tool has as a field.
+ */
+function discriminatedCall(record: Record<string, unknown>, context: Context): { key: string; name: string } | undefined {
+  const fallback = fallbackTool(context)?.tool
+  const fields = fallback && !fallback.macro ? fieldNames(safeJsonSchema(fallback)) : undefined
+  for (const key of discriminatorKeys(record)) {
+    if (fields?.has(key)) continue
+    const name = (record[key] as string).trim()
+    if (findTool(name, context)) return { key, name }
+  }
+  return undefined
+}
+
 const ENTITY = /&(?:quot|lt|gt|amp|apos|#39|#x27|#34);/
 const ENTITIES: Record<string, string> = { '&quot;': '"', '&lt;': '<', '&gt;': '>', '&amp;': '&', '&apos;': "'", '&#39;': "'", '&#x27;': "'", '&#34;': '"' }
 const decodeEntities = (text: string) => text.replace(/&(?:quot|lt|gt|amp|apos|#39|#x27|#34);/g, (entity) => ENTITIES[entity]!)
@@ -395,29 +470,41 @@ function inferTool(args: unknown, context: Context, fixes: string[]): { toolName
     const [toolName, tool] = context.macros[0]!
     return { toolName, tool, args }
   }
-  const fallback = context.toolChoiceName ?? (context.toolNames.length === 1 ? context.toolNames[0] : undefined)
+  // `{"type": "input_text", "index": 3, "text": "hi"}`: a known name under a discriminator, its arguments beside it.
+  const flat = isPlainObject(args) ? discriminatedCall(args, context) : undefined
+  if (flat) {
+    const found = findTool(flat.name, context)!
+    const { [flat.key]: _name, ...rest } = args as Record<string, unknown>
+    pushFix(fixes, 'flattened-action')
+    if (found.toolName !== flat.name && found.action !== flat.name) pushFix(fixes, 'normalized-tool-name')
+    return { toolName: found.toolName, tool: found.tool, args: found.action ? liftIntoShell(found.action, rest, found.tool) : rest }
+  }
+  const fallback = fallbackTool(context)
   // A macro tool only takes JSON that looks like its input (above): never guess an action from stray JSON.
-  if (fallback !== undefined && !context.tools[fallback]!.macro && (isPlainObject(args) || Array.isArray(args))) return { toolName: fallback, tool: context.tools[fallback]!, args }
+  if (fallback && !fallback.tool.macro && (isPlainObject(args) || Array.isArray(args))) return { ...fallback, args }
   return undefined
 }
 
 function resolveCall(raw: RawCall, context: Context): Success | Failure {
   const fixes = [...raw.fixes]
   const dropped: DroppedCall[] = []
-  const decoded = decodeArguments(raw.args, fixes)
+  let decoded = decodeArguments(raw.args, fixes)
   let name = typeof raw.name === 'string' && raw.name.trim() ? raw.name.trim() : undefined
   if ('truncated' in decoded) {
     context.truncated = true
     return { rank: Rank.Invalid, message: `The arguments of "${name ?? 'the call'}" are cut off; the call was not executed.`, ...(name ? { name } : {}) }
   }
   if ('unparseable' in decoded) {
-    return { rank: name && findTool(name, context) ? Rank.Invalid : Rank.NoTool, message: `The arguments of "${name ?? 'the call'}" are not JSON: ${previewValue(decoded.unparseable)}.` }
+    const pairs = readArgumentPairs(decoded.unparseable, name, context, fixes)
+    if (!pairs) return { rank: name && findTool(name, context) ? Rank.Invalid : Rank.NoTool, message: `The arguments of "${name ?? 'the call'}" are not JSON: ${previewValue(decoded.unparseable)}.` }
+    decoded = { value: pairs }
   }
   let args = sanitizeValue(decoded.value, fixes)
   let id = raw.id
 
-  // An envelope in the arguments: taken when the call has no name, or the envelope names a known tool or action.
-  if (isEnvelope(args) || (Array.isArray(args) && args.length > 0 && args.every(isEnvelope))) {
+  // An envelope in the arguments: taken when the call has no name, or the envelope names a known tool or
+  // action — never when every key is a field of the tool the arguments already belong to.
+  if ((isEnvelope(args) || (Array.isArray(args) && args.length > 0 && args.every(isEnvelope))) && !isOwnInput(args, name, context)) {
     const inner = unwrapEnvelope({ args, fixes: [] })
     const first = inner[0]
     const innerName = first?.name?.trim()
@@ -428,7 +515,11 @@ function resolveCall(raw: RawCall, context: Context): Success | Failure {
       for (const code of first.fixes) pushFix(fixes, code)
       if (first.name !== undefined) name = first.name.trim()
       if (first.id) id = first.id
-      const innerDecoded = decodeArguments(first.args, fixes)
+      let innerDecoded = decodeArguments(first.args, fixes)
+      if ('unparseable' in innerDecoded) {
+        const pairs = readArgumentPairs(innerDecoded.unparseable, name, context, fixes)
+        if (pairs) innerDecoded = { value: pairs }
+      }
       if (!('value' in innerDecoded)) {
         if ('truncated' in innerDecoded) context.truncated = true
         return { rank: Rank.Invalid, message: `The arguments of "${name ?? 'the call'}" are not usable JSON.` }

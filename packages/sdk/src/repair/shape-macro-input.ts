@@ -1,7 +1,7 @@
 import { toToolJsonSchema } from '../tool/schema'
 import type { MacroToolInfo, Tool } from '../types'
-import { decodeJsonString, isPlainObject, pushFix, type JsonSchemaNode } from './coerce'
-import { argumentValue, envelopeName, isEnvelope, unwrapArgumentLayers } from './unwrap'
+import { decodeJsonString, isPlainObject, pairsToObject, pushFix, type JsonSchemaNode } from './coerce'
+import { argumentValue, discriminatorKeys, envelopeName, isEnvelope, unwrapArgumentLayers } from './unwrap'
 
 /**
  * A call found in a response that was not taken as the step.
@@ -22,9 +22,6 @@ export interface DroppedCall {
 
 /** Keys agents use for a list of actions instead of `action`. */
 const ACTION_LIST_KEYS = ['actions', 'action_sequence', 'action_list', 'next_action', 'next_actions'] as const
-// Keys under which a flattened action names itself: `{"type": "click_element_by_index", "index": 3}`.
-const ACTION_NAME_KEYS = ['name', 'type', 'action', 'action_name', 'tool'] as const
-
 
 /** The JSON Schema of a tool, or `undefined` when it cannot be derived (then no coercion happens). */
 export function safeJsonSchema(tool: Tool): JsonSchemaNode | undefined {
@@ -93,7 +90,7 @@ export function shapeMacroInput(args: unknown, macro: MacroToolInfo, toolName: s
       }
       shell.action = action
       pushFix(fixes, 'missing-reflection-shell')
-    } else if (flattenedActionName(shell, actions)) {
+    } else if (flattenedAction(shell, actions)) {
       // `{"name": "click_element_by_index", "index": 3}` at the top: the action named inside itself.
       const action: Record<string, unknown> = {}
       for (const key of Object.keys(shell)) {
@@ -152,10 +149,14 @@ function takeFirst(value: unknown, fixes: string[], dropped: DroppedCall[], name
   return value[0]
 }
 
-function flattenedActionName(record: Record<string, unknown>, actions: Readonly<Record<string, Tool>>): string | undefined {
-  for (const key of ACTION_NAME_KEYS) {
-    const candidate = record[key]
-    if (typeof candidate === 'string' && Object.hasOwn(actions, candidate.trim())) return candidate.trim()
+/**
+ * The action a flat record names under a discriminator-shaped key (`name`, `type`, `action_type`,
+ * `kind` …): only an exact action name counts, so `"type": "function"` never picks one.
+ */
+function flattenedAction(record: Record<string, unknown>, actions: Readonly<Record<string, Tool>>): { key: string; name: string } | undefined {
+  for (const key of discriminatorKeys(record)) {
+    const name = (record[key] as string).trim()
+    if (Object.hasOwn(actions, name)) return { key, name }
   }
   return undefined
 }
@@ -193,11 +194,12 @@ function shapeAction(action: unknown, macro: MacroToolInfo, shell: Record<string
   let record = value as Record<string, unknown>
   let actionKeys = Object.keys(record).filter((key) => Object.hasOwn(actions, key))
   if (actionKeys.length === 0) {
-    const named = flattenedActionName(record, actions)
-    if (!named) return record
+    const flattened = flattenedAction(record, actions)
+    if (!flattened) return record
+    const named = flattened.name
     // `{"type": "click_element_by_index", "index": 3}`: the fields beside the name are the input.
     const input: Record<string, unknown> = {}
-    for (const key of Object.keys(record)) if (!(ACTION_NAME_KEYS as readonly string[]).includes(key) || record[key] !== named) input[key] = record[key]
+    for (const key of Object.keys(record)) if (key !== flattened.key) input[key] = record[key]
     pushFix(fixes, 'flattened-action')
     record = { [named]: input }
     actionKeys = [named]
@@ -216,7 +218,7 @@ function shapeAction(action: unknown, macro: MacroToolInfo, shell: Record<string
   return { [first!]: shapeActionInput(actions[first!]!, record[first!], fixes) }
 }
 
-/** Fixes one action's input: JSON text, empty values, a one-element array, a bare value. */
+/** Fixes one action's input: JSON text, empty values, name/value pairs, a one-element array, a bare value. */
 export function shapeActionInput(tool: Tool, input: unknown, fixes: string[]): unknown {
   const schema = safeJsonSchema(tool)
   let value = input
@@ -238,6 +240,12 @@ export function shapeActionInput(tool: Tool, input: unknown, fixes: string[]): u
   if (value === undefined || value === null) {
     pushFix(fixes, 'empty-arguments')
     return {}
+  }
+  // `[{"name": "index", "value": 3}, …]`: pairs, read before a one-element list is taken for the object.
+  const pairs = pairsToObject(value, fieldNames(schema))
+  if (pairs) {
+    pushFix(fixes, 'argument-pairs')
+    value = pairs
   }
   if (Array.isArray(value) && value.length === 1 && isPlainObject(value[0])) {
     pushFix(fixes, 'unwrapped-array')

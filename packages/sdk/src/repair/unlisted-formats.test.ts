@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createMacroTool } from '../macro/create-macro-tool'
 import { defineTool } from '../tool/define-tool'
+import type { ToolSet } from '../types'
 import { repairToolCall } from './repair-tool-call'
 
 // Formats the field guide does not list (other families, agent frameworks, prose), read by the
@@ -58,6 +59,124 @@ const expected: Record<string, unknown> = {
   'yaml-ish-fn': { scroll: { down: true, num_pages: 2 } },
   'json-in-xml-arg': { input_text: { index: 4, text: 'hi "there"' } },
 }
+
+const INPUT_TEXT = { input_text: { index: 3, text: 'hi' } }
+const read = (content: string, tools: ToolSet = macro, toolChoiceName: string | undefined = 'AgentOutput') =>
+  repairToolCall({ role: 'assistant', content }, tools, toolChoiceName ? { toolChoiceName } : {})
+const escapeError = (run: () => unknown) => {
+  try {
+    run()
+  } catch (error) {
+    return error as { type: string; message: string }
+  }
+  throw new Error('expected the repair to fail')
+}
+
+// JSON shapes recognised by the role of their parts, not by a list of key names.
+describe('repairToolCall on JSON shapes read by role', () => {
+  it.each([
+    ['name/value pairs as arguments', '{"name": "input_text", "arguments": [{"name": "index", "value": 3}, {"name": "text", "value": "hi"}]}', INPUT_TEXT, 'argument-pairs'],
+    ['key/value pairs as arguments', '{"name": "input_text", "arguments": [{"key": "index", "value": "3"}, {"key": "text", "value": "hi"}]}', INPUT_TEXT, 'argument-pairs'],
+    ['arg_key/arg_value pairs', '{"name": "input_text", "parameters": [{"arg_key": "text", "arg_value": "hi"}, {"arg_key": "index", "arg_value": 3}]}', INPUT_TEXT, 'argument-pairs'],
+    ['Anthropic content blocks written as text', '[{"type":"text","text":"Scrolling"},{"type":"tool_use","id":"t","name":"scroll","input":{"down":true}}]', SCROLL, 'unwrapped-envelope'],
+    ['a Bedrock Converse toolUse', '{"toolUse": {"toolUseId": "x", "name": "scroll", "input": {"down": true}}}', SCROLL, 'unwrapped-envelope'],
+    ['a Cohere v2 tool_plan beside tool_calls', '{"tool_plan": "I will scroll", "tool_calls": [{"name": "scroll", "parameters": {"down": true}}]}', SCROLL, 'unwrapped-envelope'],
+    ['a flat object whose type is the action', '{"type":"input_text","index":3,"text":"hi"}', INPUT_TEXT, 'flattened-action'],
+    ['a flat object whose action_type is the action', '{"action_type":"input_text","index":3,"text":"hi"}', INPUT_TEXT, 'flattened-action'],
+    ['a flat object whose name is the action', '{"name": "input_text", "index": 3, "text": "hi"}', INPUT_TEXT, 'flattened-action'],
+    ['kwargs as the argument object', '{"name": "scroll", "kwargs": {"down": true}}', SCROLL, 'unwrapped-envelope'],
+    ['an argument object under a key of any name', '{"tool_name": "input_text", "tool_args": {"index": 3, "text": "hi"}}', INPUT_TEXT, 'unwrapped-envelope'],
+    ['an answer with every quote backslash-escaped', '{\\"name\\": \\"scroll\\", \\"arguments\\": {\\"down\\": true}}', SCROLL, 'double-encoded-arguments'],
+    ['a call stringified three times', JSON.stringify(JSON.stringify(JSON.stringify({ name: 'scroll', arguments: { down: true } }))), SCROLL, 'double-encoded-arguments'],
+    ['key=value arguments', '{"name": "scroll", "arguments": "down=true"}', SCROLL, 'argument-pairs'],
+    ['key: value arguments with a quoted value', '{"name": "input_text", "arguments": "index: 3, text: \\"hi\\""}', INPUT_TEXT, 'argument-pairs'],
+    ['space-separated key=value arguments', '{"name": "input_text", "arguments": "index=3 text=hi"}', INPUT_TEXT, 'argument-pairs'],
+  ])('should read %s', (_name, content, action, fix) => {
+    const { toolCall, fixes } = read(content)
+    expect((toolCall.args as { action: unknown }).action).toEqual(action)
+    expect(fixes).toContain(fix)
+  })
+
+  it('should keep the id of a Bedrock toolUse and of an Anthropic tool_use block', () => {
+    expect(read('{"toolUse": {"toolUseId": "tooluse_1", "name": "scroll", "input": {"down": true}}}').toolCall.id).toBe('tooluse_1')
+    expect(read('[{"type":"text","text":"ok"},{"type":"tool_use","id":"toolu_2","name":"scroll","input":{"down":true}}]').toolCall.id).toBe('toolu_2')
+  })
+
+  it('should read key=value arguments of a plain tool in a native call', () => {
+    const tools = { input_text: actions.input_text }
+    const message = { role: 'assistant' as const, content: null, tool_calls: [{ id: 'c', type: 'function' as const, function: { name: 'input_text', arguments: 'index=3, text="hi there"' } }] }
+    const { toolCall, fixes } = repairToolCall(message, tools)
+    expect(toolCall).toEqual({ id: 'c', name: 'input_text', args: { index: 3, text: 'hi there' } })
+    expect(fixes).toEqual(expect.arrayContaining(['argument-pairs', 'coerced:integer']))
+  })
+
+  it('should skip the text blocks of a content-block list, even where one would fit the tool', () => {
+    const tools = { done: actions.done }
+    const content = '[{"type":"text","text":"I will finish"},{"type":"tool_use","id":"t","name":"done","input":{"text":"real"}}]'
+    const { toolCall, dropped } = read(content, tools, 'done')
+    expect(toolCall.args).toEqual({ text: 'real' })
+    expect(dropped).toEqual([])
+  })
+
+  it.each([
+    ['a "type" that names no action ("function")', '{"type":"function","foo":1}'],
+    ['a "type" that names an unknown action', '{"type":"click","index":3}'],
+    ['an action_type that names an unknown action', '{"action_type":"input","index":3,"text":"hi"}'],
+    ['a list of content blocks without a call', '[{"type":"text","text":"scroll"},{"type":"text","text":"done"}]'],
+    ['prose beside a list that holds no call', '{"tool_plan": "I will scroll", "tool_calls": []}'],
+  ])('should not invent an action from %s', (_name, content) => {
+    expect(escapeError(() => read(content)).type).toBe('no_tool_call')
+  })
+
+  it.each([
+    ['name/value pairs with a key the action does not have', '{"name": "scroll", "arguments": [{"name": "down", "value": true}, {"name": "speed", "value": 2}]}'],
+    ['key=value text with a key the action does not have', '{"name": "scroll", "arguments": "down=true speed=2"}'],
+    ['prose as arguments', '{"name": "done", "arguments": "I am finished here"}'],
+    ['a name/value pair list with a repeated key', '{"name": "done", "arguments": [{"name": "text", "value": "a"}, {"name": "text", "value": "b"}]}'],
+  ])('should keep the error for %s', (_name, content) => {
+    // `speed` would be stripped by the schema and the call would pass: pairs are read only when every key is known.
+    const error = escapeError(() => read(content))
+    expect(error.type).toBe('invalid_tool_args')
+  })
+
+  it('should not run a cut call whose quotes were escaped', () => {
+    const error = escapeError(() => read('{\\"name\\": \\"done\\", \\"arguments\\": {\\"text\\": \\"hel'))
+    expect(error.type).toBe('output_truncated')
+  })
+
+  it('should keep a field of the tool that holds a call-shaped value as that field', () => {
+    const step = z.object({ name: z.string(), input: z.record(z.string(), z.unknown()) })
+    const tools = { plan: defineTool({ inputSchema: z.object({ step }) }), scroll: actions.scroll }
+    const content = '{"step": {"name": "scroll", "input": {"down": true}}}'
+    expect(read(content, tools, 'plan').toolCall).toEqual({ name: 'plan', args: { step: { name: 'scroll', input: { down: true } } } })
+    const message = { role: 'assistant' as const, content: null, tool_calls: [{ id: 'c', type: 'function' as const, function: { name: 'plan', arguments: content } }] }
+    expect(repairToolCall(message, tools).toolCall.name).toBe('plan')
+  })
+
+  it('should not take a "type" field of the named tool for the name of another tool', () => {
+    const tools = {
+      create: defineTool({ inputSchema: z.object({ type: z.string(), path: z.string() }) }),
+      file: defineTool({ inputSchema: z.object({ path: z.string() }) }),
+    }
+    expect(read('{"type": "file", "path": "a.txt"}', tools, 'create').toolCall).toEqual({ name: 'create', args: { type: 'file', path: 'a.txt' } })
+  })
+
+  it('should keep an argument whose key ends in _id as an argument', () => {
+    const tools = {
+      get_order: defineTool({ inputSchema: z.object({ order_id: z.string() }) }),
+      cancel_order: defineTool({ inputSchema: z.object({ order_id: z.string() }) }),
+    }
+    expect(read('{"name": "get_order", "order_id": "A1"}', tools, undefined).toolCall).toEqual({ name: 'get_order', args: { order_id: 'A1' } })
+  })
+
+  it('should not let a pair or a key=value named __proto__ reach a prototype', () => {
+    const tools = { input_text: actions.input_text }
+    for (const args of ['[{"name": "__proto__", "value": {"polluted": "yes"}}, {"name": "index", "value": 3}]', '"__proto__=yes index=3 text=a"']) {
+      expect(() => read(`{"name": "input_text", "arguments": ${args}}`, tools, 'input_text')).toThrow()
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+  })
+})
 
 describe('repairToolCall on formats beyond the field guide', () => {
   it.each(cases)('should read %s', (name, text) => {

@@ -13,13 +13,29 @@ export interface RawCall {
 // Envelope keys are recognised by their shape, not from a list, so wrappers nobody listed still
 // unwrap: `name`, `tool_name`, `function_name`, `recipient_name`, `toolName`, `function`, `tool`,
 // `command`, `method`, `action` name the call; `arguments`, `args`, `parameters`, `params`, `input`,
-// `inputs`, `action_input`, `tool_input`, `function_arguments` carry it.
+// `inputs`, `action_input`, `tool_input`, `function_arguments` carry it — and so does any other key
+// holding the one object beside the name (`kwargs`, `tool_args` …).
 const NAME_KEY = /^(?:(?:tool|function|command|action|recipient|method|call)_?)?name$|^(?:tool|function|command|action|method)$/i
 const ARGUMENT_KEY = /^(?:(?:tool|function|action|call)_?)?(?:arguments|args|parameters|params|inputs?)$/i
-const ID_KEY = /^(?:type|id|index|call_?id|tool_?call_?id)$/i
+const ID_KEY = /^(?:type|index|id|call_?id|tool_?call_?id)$/i
+// Any key that names an id (`toolUseId`, `tool_use_id`, `callID`). Beside arguments under an argument
+// key it is the call's id; without them it may be an argument (`{"name": "get_order", "order_id": "A1"}`).
+const ID_LIKE_KEY = /^(?:id|ID|Id)$|_(?:id|ID|Id)$|[a-z]I[dD]$/
 // Keys that also name ordinary fields (`{"command": "ls", "args": ["-la"]}`): they name a call only
 // beside an argument object.
 const WEAK_NAME_KEY = /^(?:action|command|method)$/i
+// The value half of a name/value pair (`value`, `arg_value`, `parameterValue`): never an argument container.
+const VALUE_KEY = /^(?:value|val)$|_(?:value|val)$|[a-z]Value$/i
+// Keys under which a flat record names its own kind (`{"type": "input_text", "index": 3}`): `type`,
+// `kind`, `name` with any prefix (`action_type`, `actionType`, `tool_name`), or a name-shaped key.
+const DISCRIMINATOR_KEY = /^(?:[a-z]+_?)?(?:type|kind|name)$|^(?:action|tool|function|command|method|operation|op)$/i
+
+const isScalar = (value: unknown) => typeof value === 'string' || typeof value === 'number' || value === null
+
+/** An id entry: `type`, `index`, `id`, `call_id`, `tool_call_id` holding a scalar (an object under `type` is no id). */
+function isIdEntry(key: string, value: unknown): boolean {
+  return ID_KEY.test(key) && isScalar(value)
+}
 
 /**
  * The tool an envelope names: `name` first, else another name-shaped key holding a string.
@@ -35,12 +51,33 @@ export function envelopeName(record: Record<string, unknown>): string | undefine
   }
   return undefined
 }
+
+/** The id an envelope carries: `id`, else another id-shaped key (`call_id`, `toolUseId` …), if any. */
+function envelopeId(record: Record<string, unknown>): string | undefined {
+  if (typeof record.id === 'string' && record.id) return record.id
+  for (const key of Object.keys(record)) {
+    const value = record[key]
+    if (typeof value === 'string' && value && key !== 'type' && key !== 'index' && (ID_KEY.test(key) || ID_LIKE_KEY.test(key))) return value
+  }
+  return undefined
+}
 const MAX_UNWRAP = 8
 
-
+/**
+ * The key that carries an envelope's arguments: an argument-shaped key, else — by its role — the one
+ * object beside the name and ids (`{"name": "scroll", "kwargs": {…}}`).
+ */
 function argumentKey(record: Record<string, unknown>): string | undefined {
-  for (const key of Object.keys(record)) if (ARGUMENT_KEY.test(key)) return key
-  return undefined
+  const keys = Object.keys(record)
+  for (const key of keys) if (ARGUMENT_KEY.test(key)) return key
+  let container: string | undefined
+  for (const key of keys) {
+    const value = record[key]
+    if ((NAME_KEY.test(key) && typeof value === 'string') || isIdEntry(key, value)) continue
+    if (container !== undefined || !isPlainObject(value) || VALUE_KEY.test(key)) return undefined
+    container = key
+  }
+  return container
 }
 
 /** The value under an envelope's argument key (`arguments`, `args`, `parameters`, `input` …), if any. */
@@ -50,23 +87,66 @@ export function argumentValue(record: Record<string, unknown>): unknown {
 }
 
 /**
+ * The keys under which a flat record may name its own kind (`type`, `action_type`, `kind`, `name`,
+ * `tool` …) and that hold a string. The caller decides whether that string names a known action:
+ * nothing here invents one.
+ */
+export function discriminatorKeys(record: Record<string, unknown>): string[] {
+  return Object.keys(record).filter((key) => typeof record[key] === 'string' && DISCRIMINATOR_KEY.test(key))
+}
+
+/** A non-empty list whose every item is a call envelope. */
+function isCallList(value: unknown): value is unknown[] {
+  return Array.isArray(value) && value.length > 0 && value.every(isEnvelope)
+}
+
+// Wrapper keys that hold a call whatever its shape (even a list, even without arguments).
+const WRAPPER_KEY = /^(?:function|tool_call|function_call|functionCall)$/
+
+/**
+ * The key of what a wrapper holds: its one key beside ids — a list of calls under any name, one call
+ * under any name (`{"toolUse": {…}}`), `{"function": …}`, `{"tool_calls": […]}` — or a list of calls
+ * beside prose (`{"tool_plan": "I will …", "tool_calls": […]}`).
+ */
+function wrappedKey(record: Record<string, unknown>): string | undefined {
+  const keys = Object.keys(record).filter((key) => !isIdEntry(key, record[key]))
+  if (keys.length === 1) {
+    const key = keys[0]!
+    const inner = record[key]
+    if (key === 'tool_calls') return Array.isArray(inner) ? key : undefined
+    if (isCallList(inner)) return key
+    if (WRAPPER_KEY.test(key)) return isPlainObject(inner) || Array.isArray(inner) ? key : undefined
+    // One call under a key of any name: only a full envelope (a name AND its arguments) counts.
+    return isPlainObject(inner) && argumentKey(inner) !== undefined && isEnvelope(inner) ? key : undefined
+  }
+  let list: string | undefined
+  for (const key of keys) {
+    if (typeof record[key] === 'string') continue
+    if (list !== undefined || !isCallList(record[key])) return undefined
+    list = key
+  }
+  return list
+}
+
+/**
  * Whether `value` is a call envelope: `{ name | tool_name, arguments | parameters | args | input }` (nothing
  * else but ids and a type beside them), `{ type: 'function', function: {…} }`, `{ function: {…} }`,
- * `{ tool_call: {…} }`, `{ function_call: {…} }` or `{ tool_calls: [...] }`.
+ * `{ tool_call: {…} }`, `{ toolUse: {…} }` (any key holding one call), `{ tool_calls: [...] }`, or a
+ * list of calls beside prose.
  */
 export function isEnvelope(value: unknown): value is Record<string, unknown> {
   if (!isPlainObject(value)) return false
   if (envelopeName(value) !== undefined) {
+    const argument = argumentKey(value)
+    // `{"toolUseId": "x", "name": "scroll", "input": {…}}`: an id of any spelling beside listed arguments.
+    const listed = argument !== undefined && ARGUMENT_KEY.test(argument)
     const keys = Object.keys(value)
-    return keys.every((key) => NAME_KEY.test(key) || ARGUMENT_KEY.test(key) || ID_KEY.test(key)) && (argumentKey(value) !== undefined || keys.length <= 3)
+    return (
+      keys.every((key) => key === argument || NAME_KEY.test(key) || ARGUMENT_KEY.test(key) || isIdEntry(key, value[key]) || (listed && ID_LIKE_KEY.test(key) && isScalar(value[key]))) &&
+      (argument !== undefined || keys.length <= 3)
+    )
   }
-  const keys = Object.keys(value).filter((key) => key !== 'type' && key !== 'id' && key !== 'index')
-  if (keys.length !== 1) return false
-  const inner = value[keys[0]!]
-  if (keys[0] === 'tool_calls') return Array.isArray(inner)
-  // A list of calls under a key of any name (`tool_uses`, `calls`, `function_calls` …).
-  if (Array.isArray(inner) && inner.length > 0 && inner.every(isEnvelope)) return true
-  return (keys[0] === 'function' || keys[0] === 'tool_call' || keys[0] === 'function_call' || keys[0] === 'functionCall') && (isPlainObject(inner) || Array.isArray(inner))
+  return wrappedKey(value) !== undefined
 }
 
 /**
@@ -86,10 +166,10 @@ export function unwrapEnvelope(call: RawCall, depth = 0): RawCall[] {
   if (name !== undefined) {
     const key = argumentKey(args)
     pushFix(fixes, 'unwrapped-envelope')
-    const id = typeof args.id === 'string' && args.id ? args.id : call.id
+    const id = envelopeId(args) ?? call.id
     return unwrapEnvelope({ name, args: key ? args[key] : undefined, fixes, ...(id ? { id } : {}) }, depth + 1)
   }
-  const key = Object.keys(args).find((entry) => entry !== 'type' && entry !== 'id' && entry !== 'index')!
+  const key = wrappedKey(args)!
   pushFix(fixes, 'unwrapped-envelope')
   const inner = args[key]
   if (Array.isArray(inner)) return inner.flatMap((item) => unwrapEnvelope({ ...call, args: item, fixes: [...fixes] }, depth + 1))
@@ -98,7 +178,8 @@ export function unwrapEnvelope(call: RawCall, depth = 0): RawCall[] {
 
 /**
  * Removes redundant `{"arguments": {…}}` layers (or `parameters`/`args`/`input`), even nested, when
- * the layer is the only key and the tool has no field of that name.
+ * the layer is the only key and the tool has no field of that name. A layer under any other key
+ * (`{"kwargs": {…}}`) goes too when everything inside it is the tool's fields.
  */
 export function unwrapArgumentLayers(args: unknown, fieldNames: ReadonlySet<string>, fixes: string[]): unknown {
   let current = args
@@ -106,11 +187,17 @@ export function unwrapArgumentLayers(args: unknown, fieldNames: ReadonlySet<stri
     const keys = Object.keys(current)
     if (keys.length !== 1) break
     const key = keys[0]!
-    if (!ARGUMENT_KEY.test(key) || fieldNames.has(key)) break
+    if (fieldNames.has(key)) break
     const inner = current[key]
+    if (!ARGUMENT_KEY.test(key) && !(isPlainObject(inner) && isFieldsOnly(inner, fieldNames))) break
     if (!isPlainObject(inner) && typeof inner !== 'string') break
     pushFix(fixes, 'unwrapped-envelope')
     current = inner
   }
   return current
+}
+
+function isFieldsOnly(record: Record<string, unknown>, fieldNames: ReadonlySet<string>): boolean {
+  const keys = Object.keys(record)
+  return keys.length > 0 && keys.every((key) => fieldNames.has(key))
 }
