@@ -7,7 +7,7 @@ import { extractCalls, type ExtractedCall } from './extract-calls'
 import { decodeEscapedText, isTruncatedJson, parseKeyValueText, parseLenientJson } from './lenient-json'
 import { fieldNames, safeJsonSchema, shapeMacroInput, type DroppedCall } from './shape-macro-input'
 import { splitReasoning } from './split-reasoning'
-import { argumentValue, discriminatorKeys, isEnvelope, unwrapArgumentLayers, unwrapEnvelope, type RawCall } from './unwrap'
+import { discriminatorKeys, envelopeInput, isEnvelope, unwrapArgumentLayers, unwrapEnvelope, type RawCall } from './unwrap'
 
 export type { DroppedCall } from './shape-macro-input'
 
@@ -179,7 +179,7 @@ function repairMessage(message: ChatResponseMessage, tools: ToolSet, options: Re
       const fn = isPlainObject(call.function) ? call.function : (call as Record<string, unknown>)
       const fixes: string[] = fn === call ? ['unwrapped-envelope'] : []
       // `arguments`, or whatever argument-shaped key the server used (`parameters`, `input`, `args` …).
-      const raw = fn.arguments !== undefined ? fn.arguments : argumentValue(fn as Record<string, unknown>)
+      const raw = fn.arguments !== undefined ? fn.arguments : envelopeInput(fn as Record<string, unknown>, fieldsOf(fn.name, context))
       if (isPlainObject(raw)) fixes.push('object-arguments')
       native.push({ ...(typeof fn.name === 'string' ? { name: fn.name } : {}), args: raw, ...(typeof call.id === 'string' && call.id ? { id: call.id } : {}), fixes })
     }
@@ -401,6 +401,12 @@ function targetOf(name: string, context: Context): Tool | undefined {
   return found?.action ? found.tool.macro!.actions[found.action] : found?.tool
 }
 
+/** The field names of the tool or action a call named `name` goes to (none when unknown). */
+function fieldsOf(name: unknown, context: Context): Set<string> {
+  const target = typeof name === 'string' ? targetOf(name, context) : undefined
+  return target ? fieldNames(safeJsonSchema(target)) : new Set()
+}
+
 /** The tool that JSON naming none falls to: the named `tool_choice`, or the only tool. */
 function fallbackTool(context: Context): { toolName: string; tool: Tool } | undefined {
   const toolName = context.toolChoiceName ?? (context.toolNames.length === 1 ? context.toolNames[0] : undefined)
@@ -423,9 +429,7 @@ function isOwnInput(args: unknown, name: string | undefined, context: Context): 
 
 /** `"down=true"` or `"index: 3, text: hi"` as arguments: an object when every key is a field of the tool named. */
 function readArgumentPairs(text: string, name: string | undefined, context: Context, fixes: string[]): Record<string, unknown> | undefined {
-  const target = name === undefined ? undefined : targetOf(name, context)
-  if (!target) return undefined
-  const pairs = parseKeyValueText(text, fieldNames(safeJsonSchema(target)))
+  const pairs = parseKeyValueText(text, fieldsOf(name, context))
   if (pairs) pushFix(fixes, 'argument-pairs')
   return pairs
 }
@@ -525,6 +529,8 @@ function resolveCall(raw: RawCall, context: Context): Success | Failure {
         return { rank: Rank.Invalid, message: `The arguments of "${name ?? 'the call'}" are not usable JSON.` }
       }
       args = sanitizeValue(innerDecoded.value, fixes)
+      // `{"name": "move", "position": {…}}`: an object taken by its role is the input only when the tool has no field of that name.
+      if (first.byRole && fieldsOf(name, context).has(first.byRole.key)) args = sanitizeValue(first.byRole.record, fixes)
       for (const extra of inner.slice(1)) dropped.push({ ...(extra.name ? { name: extra.name } : {}), args: extra.args, reason: 'extra' })
     }
   }

@@ -1,7 +1,7 @@
 import { toToolJsonSchema } from '../tool/schema'
 import type { MacroToolInfo, Tool } from '../types'
 import { decodeJsonString, isPlainObject, pairsToObject, pushFix, type JsonSchemaNode } from './coerce'
-import { argumentValue, discriminatorKeys, envelopeName, isEnvelope, unwrapArgumentLayers } from './unwrap'
+import { discriminatorKeys, envelopeInput, envelopeName, isEnvelope, unwrapArgumentLayers } from './unwrap'
 
 /**
  * A call found in a response that was not taken as the step.
@@ -189,7 +189,7 @@ function shapeAction(action: unknown, macro: MacroToolInfo, shell: Record<string
   if (envelope !== undefined && Object.hasOwn(actions, envelope)) {
     const name = envelope
     pushFix(fixes, 'unwrapped-envelope')
-    value = { [name]: argumentValue(value) ?? {} }
+    value = { [name]: envelopeInput(value, fieldNames(safeJsonSchema(actions[name]!))) ?? {} }
   }
   let record = value as Record<string, unknown>
   let actionKeys = Object.keys(record).filter((key) => Object.hasOwn(actions, key))

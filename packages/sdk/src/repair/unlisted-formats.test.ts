@@ -153,6 +153,16 @@ describe('repairToolCall on JSON shapes read by role', () => {
     expect(repairToolCall(message, tools).toolCall.name).toBe('plan')
   })
 
+  it('should keep an object field beside the name as that field, not as the whole input', () => {
+    const move = defineTool({ inputSchema: z.object({ position: z.object({ x: z.number(), y: z.number() }) }) })
+    const position = { x: 1, y: 2 }
+    expect(read('{"name": "move", "position": {"x": 1, "y": 2}}', { move, done: actions.done }, undefined).toolCall).toEqual({ name: 'move', args: { position } })
+    const agent = { AgentOutput: createMacroTool({ move, done: actions.done }) }
+    for (const content of ['{"action": "move", "position": {"x": 1, "y": 2}}', '{"memory": "m", "action": [{"name": "move", "position": {"x": 1, "y": 2}}]}']) {
+      expect((read(content, agent).toolCall.args as { action: unknown }).action).toEqual({ move: { position } })
+    }
+  })
+
   it('should not take a "type" field of the named tool for the name of another tool', () => {
     const tools = {
       create: defineTool({ inputSchema: z.object({ type: z.string(), path: z.string() }) }),

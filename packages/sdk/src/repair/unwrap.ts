@@ -8,6 +8,12 @@ export interface RawCall {
   fixes: string[]
   /** Another reading of the same text, tried only when this one does not resolve (a name hint). */
   alternate?: RawCall
+  /**
+   * Set when `args` was the one object beside the name, taken by its role (`{"name": "scroll",
+   * "kwargs": {…}}`): that key, and the record without its name. A tool with a field of that name
+   * takes the record itself (`{"name": "move", "position": {…}}` is `move({position})`).
+   */
+  byRole?: { key: string; record: Record<string, unknown> }
 }
 
 // Envelope keys are recognised by their shape, not from a list, so wrappers nobody listed still
@@ -42,14 +48,36 @@ function isIdEntry(key: string, value: unknown): boolean {
  * `action`, `command` and `method` count only beside an argument object (`action` alone is a macro input).
  */
 export function envelopeName(record: Record<string, unknown>): string | undefined {
-  if (typeof record.name === 'string') return record.name
+  const key = envelopeNameKey(record)
+  return key === undefined ? undefined : (record[key] as string)
+}
+
+function envelopeNameKey(record: Record<string, unknown>): string | undefined {
+  if (typeof record.name === 'string') return 'name'
   for (const key of Object.keys(record)) {
-    const value = record[key]
-    if (typeof value !== 'string' || !NAME_KEY.test(key)) continue
+    if (typeof record[key] !== 'string' || !NAME_KEY.test(key)) continue
     if (WEAK_NAME_KEY.test(key) && !isPlainObject(argumentValue(record))) continue
-    return value
+    return key
   }
   return undefined
+}
+
+/**
+ * The input an envelope spells for an action or tool with these fields: what its argument key holds,
+ * or — when that key was recognised only by its role and is one of the fields — the record without
+ * its name (`{"name": "move", "position": {…}}` is `move({position})`, not `move({x, y})`).
+ */
+export function envelopeInput(record: Record<string, unknown>, fields: ReadonlySet<string>): unknown {
+  const key = argumentKey(record)
+  if (key === undefined || ARGUMENT_KEY.test(key) || !fields.has(key)) return key === undefined ? undefined : record[key]
+  return withoutName(record)
+}
+
+function withoutName(record: Record<string, unknown>): Record<string, unknown> {
+  const nameKey = envelopeNameKey(record)
+  const rest: Record<string, unknown> = {}
+  for (const key of Object.keys(record)) if (key !== nameKey) rest[key] = record[key]
+  return rest
 }
 
 /** The id an envelope carries: `id`, else another id-shaped key (`call_id`, `toolUseId` …), if any. */
@@ -167,7 +195,8 @@ export function unwrapEnvelope(call: RawCall, depth = 0): RawCall[] {
     const key = argumentKey(args)
     pushFix(fixes, 'unwrapped-envelope')
     const id = envelopeId(args) ?? call.id
-    return unwrapEnvelope({ name, args: key ? args[key] : undefined, fixes, ...(id ? { id } : {}) }, depth + 1)
+    const byRole = key !== undefined && !ARGUMENT_KEY.test(key) ? { byRole: { key, record: withoutName(args) } } : {}
+    return unwrapEnvelope({ name, args: key ? args[key] : undefined, fixes, ...(id ? { id } : {}), ...byRole }, depth + 1)
   }
   const key = wrappedKey(args)!
   pushFix(fixes, 'unwrapped-envelope')
