@@ -1,5 +1,6 @@
 import { parseLenientJson } from '../repair/lenient-json'
 import { cleanToolName, readName, setOwn } from '../repair/markup-shared'
+import { findTags } from '../repair/markup-xml'
 import { parsePartialJson } from './parse-partial-json'
 
 /**
@@ -10,177 +11,114 @@ import { parsePartialJson } from './parse-partial-json'
  */
 export interface MarkupPreview {
   /** Where the first parameter starts in the content, or -1 while none has. */
-  readonly start: number
+  start: number
   /** From `<function=NAME>`, `<invoke name="NAME">`, or the name written before the first key element. */
-  readonly name: string | undefined
+  name?: string
   /** Reads what arrived since the last scan; a tag cut off at the end is read once it is whole. */
   scan(content: string): void
   /** The arguments so far: closed parameters, then the open one's text so far (JSON in it parsed partially). */
   read(content: string): Record<string, unknown>
 }
 
-interface Tag {
-  end: number
-  close: boolean
-  local: string
-  /** `KEY` of `<parameter=KEY>` or of a `name="KEY"` attribute. */
-  name?: string
-}
-
-// One tag at the cursor: optional `/`, an optional `｜DSML｜`-style token prefix, an optional
-// namespace, the local name, then `=VALUE` or attributes. Bounded like the repair's tag scan.
-const TAG = /<(\/?)(?:｜[^｜<>\n]{1,24}｜)?(?:[A-Za-z_][\w-]{0,40}:)?([A-Za-z_][\w.-]{0,60})((?:=|\s)[^<>]{0,400})?\s*\/?>/y
-// A tag the stream has cut off: it may still become one of the above.
-const PARTIAL_TAG = /<\/?(?:[A-Za-z_｜][^\s<>=/]{0,100}(?:[=\s][^<>]{0,400})?)?$/y
-const NAME_ATTRIBUTE = /(?:^|\s)name\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>/]+))/
 const PARAMETER_TAG = /^(?:param|arg)/
 
 /**
  * Creates the incremental reader behind streamed previews of markup calls (Qwen3-Coder and Seed
  * `<function=…><parameter=…>`, MiniMax and Claude-style `<invoke name=…><parameter name=…>`, GLM
- * `NAME<arg_key>…</arg_key><arg_value>…</arg_value>`). Each scan reads only new text; tags inside
- * inline code (`` `<parameter=x>` `` in prose) are text.
+ * `NAME<arg_key>…</arg_key><arg_value>…</arg_value>`), with the repair's own tag scan. Each scan
+ * reads only new text; a tag inside inline code (`` `<parameter=x>` `` in prose) is text.
  *
  * @example
  * ```ts
  * const preview = createMarkupPreview()
- * preview.scan('<function=AgentOutput>\n<parameter=next_goal>\nOpen the ca')
- * preview.read(text) // { next_goal: 'Open the ca' }, preview.name === 'AgentOutput'
+ * preview.scan(text) // text = '<function=AgentOutput>\n<parameter=next_goal>\nOpen the ca'
+ * preview.read(text) // { next_goal: 'Open the ca' }, and preview.name is 'AgentOutput'
  * ```
  */
 export function createMarkupPreview(from = 0): MarkupPreview {
   let cursor = from
   let lastTagEnd = from
-  let inCode = false
   let done = false
-  let start = -1
-  let name: string | undefined
   let callLocal: string | undefined
   const closed: [string, unknown][] = []
-  // The open element: a key element being read, a key waiting for its value element, or a value.
-  let state: 'outside' | 'key' | 'await-value' | 'value' = 'outside'
+  // 0: between parameters, 1: in a key element, 2: a key waiting for its value element, 3: in a value.
+  let state = 0
   let key = ''
   let openLocal = ''
   let openEnd = 0
-
-  const closeValue = (content: string, end: number) => {
-    closed.push([key, readValue(content.slice(openEnd, end), false)])
-    state = 'outside'
-  }
-
-  function handle(content: string, tag: Tag, tagStart: number) {
-    if (state === 'key') {
-      if (tag.close && tag.local === openLocal) {
-        key = content.slice(openEnd, tagStart).trim()
-        state = 'await-value'
-      }
-      return
-    }
-    if (state === 'await-value') {
-      if (!tag.close) {
-        state = 'value'
-        openLocal = tag.local
-        openEnd = tag.end
-      }
-      return
-    }
-    if (state === 'value') {
-      // An unclosed parameter ends at the next one or at its call's closer, as the repair reads it.
-      const next = !tag.close && tag.local === openLocal && tag.name !== undefined
-      if (!(tag.close && (tag.local === openLocal || tag.local === callLocal)) && !next) return
-      closeValue(content, tagStart)
-      if (!next) return
-    }
-    if (tag.close) {
-      // A call closes once it has parameters: a second call is not merged into the first one's preview.
-      if (start >= 0) done = true
-      return
-    }
-    if (tag.name !== undefined && PARAMETER_TAG.test(tag.local)) {
-      if (start < 0) start = tagStart
-      state = 'value'
-      key = tag.name
-      openLocal = tag.local
-      openEnd = tag.end
-    } else if (tag.name !== undefined) {
-      if (start >= 0) done = true
-      else {
-        name = cleanToolName(tag.name)
-        callLocal = tag.local
-      }
-    } else if (tag.local.endsWith('key')) {
-      if (start < 0) {
-        start = tagStart
-        // GLM writes the call's name as text right before its first key.
-        const before = content.slice(lastTagEnd, tagStart).trim()
-        const line = before.slice(before.lastIndexOf('\n') + 1).trim()
-        if (name === undefined && line && readName(line, 0) === line.length) name = cleanToolName(line)
-      }
-      state = 'key'
-      openLocal = tag.local
-      openEnd = tag.end
-    }
-  }
-
-  return {
-    get start() {
-      return start
-    },
-    get name() {
-      return name
-    },
+  const preview: MarkupPreview = {
+    start: -1,
     scan(content) {
-      const length = content.length
-      while (cursor < length && !done) {
-        if (state !== 'outside') {
-          const next = content.indexOf('<', cursor)
-          if (next < 0) {
-            cursor = length
-            break
+      if (done) return
+      const text = content.slice(cursor)
+      let scanned = 0
+      for (const tag of findTags(text)) {
+        const start = cursor + tag.start
+        const name = tag.value ?? tag.attributes.name
+        const previousEnd = lastTagEnd
+        lastTagEnd = cursor + tag.end
+        scanned = tag.end
+        if (state === 1) {
+          if (tag.close && tag.local === openLocal) {
+            key = content.slice(openEnd, start).trim()
+            state = 2
           }
-          cursor = next
+        } else if (state === 2) {
+          if (!tag.close) {
+            state = 3
+            openLocal = tag.local
+            openEnd = cursor + tag.end
+          }
         } else {
-          const code = content.charCodeAt(cursor)
-          if (code === 96) {
-            let run = cursor
-            while (run < length && content.charCodeAt(run) === 96) run++
-            // A run of backticks cut at the end may still be a fence: wait for the next piece.
-            if (run === length) break
-            if (run - cursor < 3) inCode = !inCode
-            cursor = run
-            continue
+          // An unclosed parameter ends at the next one or at its call's closer, as the repair reads it.
+          const nextParameter = !tag.close && tag.local === openLocal && name !== undefined
+          if (state === 3 && (nextParameter || (tag.close && (tag.local === openLocal || tag.local === callLocal)))) {
+            closed.push([key, readValue(content.slice(openEnd, start), false)])
+            state = 0
+            if (tag.close) continue
           }
-          if (code === 10) inCode = false
-          if (code !== 60 || inCode) {
-            cursor++
-            continue
+          if (state === 3) continue
+          // Prose about markup: a tag in an inline code span of its line is text.
+          const line = content.slice(content.lastIndexOf('\n', start) + 1, start).replace(/```+/g, '')
+          if (line.split('`').length % 2 === 0) continue
+          if (tag.close || (name !== undefined && !PARAMETER_TAG.test(tag.local) && preview.start >= 0)) {
+            // A call closes once it has parameters: a second call is not merged into the first one's preview.
+            if (preview.start >= 0) {
+              done = true
+              return
+            }
+          } else if (name !== undefined && PARAMETER_TAG.test(tag.local)) {
+            if (preview.start < 0) preview.start = start
+            state = 3
+            key = name
+            openLocal = tag.local
+            openEnd = cursor + tag.end
+          } else if (name !== undefined) {
+            preview.name = cleanToolName(name)
+            callLocal = tag.local
+          } else if (tag.local.endsWith('key')) {
+            if (preview.start < 0) {
+              preview.start = start
+              // GLM writes the call's name as text right before its first key.
+              const before = content.slice(previousEnd, start).trim()
+              const line = before.slice(before.lastIndexOf('\n') + 1).trim()
+              if (preview.name === undefined && line && readName(line, 0) === line.length) preview.name = cleanToolName(line)
+            }
+            state = 1
+            openLocal = tag.local
+            openEnd = cursor + tag.end
           }
         }
-        TAG.lastIndex = cursor
-        const match = TAG.exec(content)
-        if (!match) {
-          PARTIAL_TAG.lastIndex = cursor
-          if (PARTIAL_TAG.test(content)) break
-          cursor++
-          continue
-        }
-        const rest = match[3]?.trim() ?? ''
-        const tagStart = cursor
-        const tag: Tag = { end: tagStart + match[0].length, close: match[1] === '/', local: match[2]!.toLowerCase() }
-        if (rest.startsWith('=')) tag.name = rest.slice(1).trim().replace(/^["']|["']$/g, '')
-        else if (rest) {
-          const attribute = NAME_ATTRIBUTE.exec(rest)
-          if (attribute) tag.name = attribute[1] ?? attribute[2] ?? attribute[3]
-        }
-        cursor = tag.end
-        handle(content, tag, tagStart)
-        lastTagEnd = cursor
       }
+      // A tag cut off at the end is read again with the next piece: resume at its `<`.
+      const open = text.lastIndexOf('<')
+      const cut = open >= scanned && text.length - open < 500 && !/>|^<\/?[^\w｜/]/.test(text.slice(open))
+      cursor += cut ? open : text.length
     },
     read(content) {
       const args: Record<string, unknown> = {}
       for (const [closedKey, value] of closed) setOwn(args, closedKey, value)
-      if (state === 'value' && !done) {
+      if (state === 3) {
         // Up to the cursor: a closing tag cut off at the end is not part of the value.
         const value = readValue(content.slice(openEnd, cursor), true)
         if (value !== undefined) setOwn(args, key, value)
@@ -188,6 +126,7 @@ export function createMarkupPreview(from = 0): MarkupPreview {
       return args
     },
   }
+  return preview
 }
 
 /**
@@ -198,10 +137,9 @@ export function createMarkupPreview(from = 0): MarkupPreview {
 function readValue(raw: string, open: boolean): unknown {
   const text = raw.replace(/^\r?\n/, '').replace(/\r?\n$/, '')
   const trimmed = text.trim()
-  if (open && trimmed === '') return undefined
-  const first = trimmed.charCodeAt(0)
-  if (first === 123 || first === 91) {
-    const parsed = open ? parsePartialJson(trimmed) : parseLenientJson(trimmed)
+  if (open && !trimmed) return undefined
+  if (/^[[{]/.test(trimmed)) {
+    const parsed = (open ? parsePartialJson : parseLenientJson)(trimmed)
     if (parsed && typeof parsed.value === 'object' && parsed.value !== null) return parsed.value
     // Half a JSON value shows nothing rather than its raw text, which would only flicker.
     if (open) return undefined

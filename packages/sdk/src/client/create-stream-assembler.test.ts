@@ -165,6 +165,11 @@ describe('createStreamAssembler', () => {
       const open = `<think>Draft:\n${markups['GLM 4.5']}`
       for (let seed = 1; seed <= 10; seed++) {
         for (const content of [prose, thought, open]) expect(partialsOf(randomPieces(content, seed))).toEqual([])
+        // Seed-OSS thinks in <seed:think>: its draft call is not previewed, the call after it is.
+        const seedPartials = partialsOf(randomPieces(`<seed:think>${markups['Qwen3-Coder']!.replace('Open the cart', 'Draft')}</seed:think>\n${markups['Qwen3-Coder']}`, seed))
+        expect(seedPartials.length).toBeGreaterThan(0)
+        expect(seedPartials.every((event) => !JSON.stringify(event.args).includes('Draft'))).toBe(true)
+        expect(seedPartials.at(-1)!.args).toEqual({ ...reflection, action })
       }
       // A closing </think> that the template opened marks what came before as a draft.
       const drafted = partialsOf(randomPieces(`<parameter=next_goal>draft</parameter></think>\n${markups['MiniMax M2']}`, 3))

@@ -67,7 +67,6 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
   let contentCall: CallState | undefined
   // Or written as markup (`<parameter=KEY>`, `<arg_key>`): read incrementally, previewed from there.
   let markup = createMarkupPreview()
-  let markupCall: CallState | undefined
   let thinking = false
   let searchFrom = 0
   let reasoningContent = ''
@@ -126,26 +125,26 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
       // A call before a closing </think> was a draft inside the reasoning (the template opened it).
       thinking = !match[1]
       if (!thinking) searchFrom = end
-      contentCall = markupCall = undefined
+      contentCall = undefined
       markup = createMarkupPreview(end)
     }
     if (thinking) return
-    if (contentCall) {
+    if (contentCall?.markup === false) {
       contentCall.text += content.slice(previous)
       emitPartial(contentCall, false)
       return
     }
     markup.scan(content)
     if (markup.start >= 0) {
-      markupCall ??= { position: 0, name: '', text: '', parsedLength: 0, markup: true }
-      markupCall.name = markup.name ?? ''
-      emitPartial(markupCall, false)
+      contentCall ??= { position: 0, name: '', text: '', parsedLength: 0, markup: true }
+      contentCall.name = markup.name ?? ''
+      emitPartial(contentCall, false)
       return
     }
     const start = content.indexOf('{', Math.max(searchFrom, previous))
     if (start < 0) return
     // `<function=NAME>` before a JSON body names the call.
-    contentCall = { position: 0, name: markup.name ?? '', text: content.slice(start), parsedLength: 0, inContent: true }
+    contentCall = { position: 0, name: markup.name ?? '', text: content.slice(start), parsedLength: 0, inContent: true, markup: false }
     emitPartial(contentCall, false)
   }
 
@@ -245,8 +244,7 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
     },
     finish() {
       for (const call of calls) emitPartial(call, true)
-      const inContent = markupCall ?? contentCall
-      if (inContent && calls.length === 0) emitPartial(inContent, true)
+      if (contentCall && calls.length === 0) emitPartial(contentCall, true)
       const message: ChatResponseMessage = { role: role ?? 'assistant', content: content === '' ? null : content }
       if (calls.length > 0) {
         message.tool_calls = calls.map((call, index): ChatToolCall => ({

@@ -247,8 +247,8 @@ describe('client.stream', () => {
     const run = client({ maxRetries: 0 }).stream(messages, tools, options)
     let settled = false
     void run.result.finally(() => (settled = true)).catch(() => {})
-    const partials: StreamEvent[] = []
-    const early: StreamEvent[] = []
+    const partials: Extract<StreamEvent, { type: 'partial' }>[] = []
+    const early: typeof partials = []
     for await (const event of run) {
       if (event.type !== 'partial') continue
       partials.push(event)

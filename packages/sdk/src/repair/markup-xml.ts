@@ -14,7 +14,7 @@ import { MAX_CALLS, addFound, cleanToolName, fenceAround, isSpaceCode, readName,
 import type { ExtractionContext } from './markup-shared'
 import { looksLikeJsonOpener } from './scan-json'
 
-interface Tag {
+export interface Tag {
   start: number
   end: number
   close: boolean
@@ -55,7 +55,7 @@ const WRAPPER_TAGS = new Set([
 
 const NO_ATTRIBUTES: Record<string, string> = Object.freeze(Object.create(null) as Record<string, string>)
 
-function findTags(text: string): Tag[] {
+export function findTags(text: string): Tag[] {
   const tags: Tag[] = []
   if (!text.includes('<')) return tags
   for (const match of text.matchAll(TAG)) {
