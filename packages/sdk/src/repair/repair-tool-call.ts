@@ -304,6 +304,16 @@ function pickFirst(raws: RawCall[], context: Context, tried: RawCall[]): RepairR
       const second = resolveCall(alternate, context)
       if ('result' in second) outcome = second
     }
+    // JSON that is no call itself may hold one deeper down (a whole message or response echoed as text).
+    if (!('result' in outcome) && outcome.rank === Rank.NoTool && raws[index]!.name === undefined) {
+      for (const nested of nestedCalls(raws[index]!, context)) {
+        const trial = resolveCall(nested, context)
+        if ('result' in trial) {
+          outcome = trial
+          break
+        }
+      }
+    }
     if ('result' in outcome) {
       const { result } = outcome
       const dropped: DroppedCall[] = [
@@ -320,6 +330,35 @@ function pickFirst(raws: RawCall[], context: Context, tried: RawCall[]): RepairR
     tried.push(raws[index]!)
   }
   return undefined
+}
+
+// Nodes looked at, and levels descended, when searching JSON for a call nested inside it.
+const MAX_NESTED_VISITS = 2048
+const MAX_NESTED_DEPTH = 16
+
+/**
+ * Calls nested inside JSON that is not a call itself — `{"role": "assistant", "tool_calls": [...]}`,
+ * `{"candidates": [{"content": {"parts": [{"functionCall": …}]}}]}` — in document order. Only
+ * envelopes that name a known tool or action AND carry arguments count, so a `{"name": "wait"}` in
+ * nested data never turns into a call.
+ */
+function nestedCalls(raw: RawCall, context: Context): RawCall[] {
+  const found: RawCall[] = []
+  const pending: Array<[value: unknown, depth: number]> = [[raw.args, 0]]
+  for (let visits = 0; pending.length > 0 && visits < MAX_NESTED_VISITS && found.length < 16; visits++) {
+    const [value, depth] = pending.pop()!
+    if (depth > 0 && isEnvelope(value)) {
+      const calls = unwrapEnvelope({ args: value, fixes: [...raw.fixes] }).filter((call) => call.name !== undefined && call.args !== undefined && findTool(call.name, context))
+      if (calls.length > 0) {
+        found.push(...calls)
+        continue
+      }
+    }
+    if (depth >= MAX_NESTED_DEPTH || typeof value !== 'object' || value === null) continue
+    const children = Array.isArray(value) ? value : Object.values(value)
+    for (let child = children.length - 1; child >= 0; child--) pending.push([children[child], depth + 1])
+  }
+  return found
 }
 
 const failures = new WeakMap<RawCall, string>()

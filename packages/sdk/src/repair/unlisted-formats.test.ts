@@ -91,6 +91,9 @@ describe('repairToolCall on JSON shapes read by role', () => {
     ['key=value arguments', '{"name": "scroll", "arguments": "down=true"}', SCROLL, 'argument-pairs'],
     ['key: value arguments with a quoted value', '{"name": "input_text", "arguments": "index: 3, text: \\"hi\\""}', INPUT_TEXT, 'argument-pairs'],
     ['space-separated key=value arguments', '{"name": "input_text", "arguments": "index=3 text=hi"}', INPUT_TEXT, 'argument-pairs'],
+    ['a whole chat message echoed as text', '{"role": "assistant", "content": [{"type": "text", "text": "ok"}, {"type": "tool_use", "id": "t", "name": "scroll", "input": {"down": true}}]}', SCROLL, 'unwrapped-envelope'],
+    ['a whole OpenAI response echoed as text', '{"choices": [{"message": {"role": "assistant", "content": null, "tool_calls": [{"id": "c", "type": "function", "function": {"name": "input_text", "arguments": "{\\"index\\": 3, \\"text\\": \\"hi\\"}"}}]}}]}', INPUT_TEXT, 'unwrapped-envelope'],
+    ['a whole Gemini response echoed as text', '{"candidates": [{"content": {"parts": [{"text": "ok"}, {"functionCall": {"name": "scroll", "args": {"down": true}}}]}}]}', SCROLL, 'unwrapped-envelope'],
   ])('should read %s', (_name, content, action, fix) => {
     const { toolCall, fixes } = read(content)
     expect((toolCall.args as { action: unknown }).action).toEqual(action)
@@ -124,6 +127,7 @@ describe('repairToolCall on JSON shapes read by role', () => {
     ['an action_type that names an unknown action', '{"action_type":"input","index":3,"text":"hi"}'],
     ['a list of content blocks without a call', '[{"type":"text","text":"scroll"},{"type":"text","text":"done"}]'],
     ['prose beside a list that holds no call', '{"tool_plan": "I will scroll", "tool_calls": []}'],
+    ['nested data holding a known name without arguments', '{"page": {"title": "Results", "links": [{"name": "done"}, {"name": "scroll"}]}}'],
   ])('should not invent an action from %s', (_name, content) => {
     expect(escapeError(() => read(content)).type).toBe('no_tool_call')
   })
