@@ -1,10 +1,13 @@
+import type { ToolSet } from '../types'
 import { MAX_JSON_DEPTH, parseLenientJson } from './lenient-json'
 import { recognizeGemmaCalls } from './markup-gemma'
+import { createFieldLookup, recognizeKeyValueCalls } from './markup-key-value'
 import { recognizePythonicCalls } from './markup-pythonic'
 import { MAX_CALLS, addFound, cleanToolName, fenceAround, findFences, findSpecialTokens, overlapsAny, tokenStartingAt } from './markup-shared'
 import type { ExtractedCall, ExtractionContext } from './markup-shared'
 import { recognizeTokenCalls } from './markup-tokens'
 import { recognizeArgumentPairs, recognizeElementTrees, recognizeNamedElements, recognizeWrappers, recognizeXmlCalls } from './markup-xml'
+import { recognizeYamlCalls } from './markup-yaml'
 import { scanJson } from './scan-json'
 import type { JsonSpan, TextRange } from './scan-json'
 
@@ -13,6 +16,8 @@ export type { ExtractedCall } from './markup-shared'
 export interface ExtractCallsOptions {
   /** Known tool and action names: they decide whether `foo(x=1)` in prose or a bare `foo` is a call. */
   names?: ReadonlySet<string>
+  /** The tools: readers of text with no other mark of a call (`scroll down=true`) take only keys that are fields. */
+  tools?: ToolSet
 }
 
 export interface ExtractCallsResult {
@@ -36,8 +41,9 @@ const MARKUP_RECOGNIZERS: ReadonlyArray<(context: ExtractionContext) => void> = 
   recognizeGemmaCalls,
 ]
 // Run after the JSON candidates: a `name(…)` inside a JSON string is not a call, while JSON inside
-// a call's parentheses is that call's argument.
-const LATE_RECOGNIZERS: ReadonlyArray<(context: ExtractionContext) => void> = [recognizePythonicCalls, recognizeBareName]
+// a call's parentheses is that call's argument. The YAML and key-value readers only read a text in which
+// nothing else was found.
+const LATE_RECOGNIZERS: ReadonlyArray<(context: ExtractionContext) => void> = [recognizePythonicCalls, recognizeYamlCalls, recognizeKeyValueCalls, recognizeBareName]
 
 /**
  * Finds every tool call or JSON candidate in model text, in order.
@@ -69,6 +75,7 @@ function extractCallsFrom(text: string, options: ExtractCallsOptions): ExtractCa
   const context: ExtractionContext = {
     text,
     names: options.names,
+    fieldsOf: options.tools && createFieldLookup(options.tools),
     tokens,
     tokenAt: (offset) => tokenStartingAt(tokens, offset),
     scan: scanJson(text, tokens),

@@ -179,8 +179,8 @@ interface CallArguments {
   end: number
 }
 
-/** Reads `(k=v, …)` at the parenthesis `openAt`. */
-export function parseCallArguments(text: string, openAt: number, budget: Budget = { steps: 0 }): CallArguments | 'truncated' | undefined {
+/** Reads `(k=v, …)` at the parenthesis `openAt`; with `colons`, also Ruby/JS-style `(k: v, …)`. */
+export function parseCallArguments(text: string, openAt: number, budget: Budget = { steps: 0 }, colons = false): CallArguments | 'truncated' | undefined {
   const keywords: Record<string, unknown> = {}
   const positional: unknown[] = []
   let keywordCount = 0
@@ -192,7 +192,8 @@ export function parseCallArguments(text: string, openAt: number, budget: Budget 
     let keyEnd = cursor
     while (keyEnd < text.length && isNameCode(text.charCodeAt(keyEnd)) && text.charCodeAt(keyEnd) !== 46) keyEnd++
     const afterKey = skipSpaces(text, keyEnd)
-    if (keyEnd > cursor && isNameStart(text.charCodeAt(cursor)) && text.charCodeAt(afterKey) === 61 && text.charCodeAt(afterKey + 1) !== 61) {
+    const assign = text.charCodeAt(afterKey)
+    if (keyEnd > cursor && isNameStart(text.charCodeAt(cursor)) && (assign === 61 || (colons && assign === 58)) && text.charCodeAt(afterKey + 1) !== assign) {
       const value = parsePythonLiteral(text, afterKey + 1, 1, budget)
       if (value === undefined || value === 'truncated') return value
       setOwn(keywords, text.slice(cursor, keyEnd), value.value)
@@ -270,7 +271,8 @@ function readCallAt(context: ExtractionContext, open: number, budget: Budget): n
   }
   if (context.names?.has(name)) confident = true
 
-  const parsed = parseCallArguments(text, open, budget)
+  // `name(key: value)` only for a known name: in prose `see(note: 3)` is no call.
+  const parsed = parseCallArguments(text, open, budget, context.names?.has(name))
   if (parsed === 'truncated') {
     if (confident) context.truncated = true
     return text.length

@@ -156,6 +156,8 @@ export interface ExtractionContext {
   tokenAt: (offset: number) => SpecialToken | undefined
   scan: JsonScanResult
   fences: Fence[]
+  /** The field names of a known tool or action: what readers that carry no other evidence of a call check keys against. */
+  fieldsOf?: (name: string) => ReadonlySet<string> | undefined
   /** Calls found so far, with their ranges; later recognizers skip text that is already claimed. */
   found: FoundCall[]
   truncated: boolean

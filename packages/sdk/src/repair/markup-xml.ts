@@ -199,6 +199,7 @@ export function recognizeXmlCalls(context: ExtractionContext): void {
     let value: unknown = args
     const fixes: string[] = []
     let jsonBody = false
+    let treeBody = false
     if (parameterCount === 0) {
       const body = readJsonBody(context, tag.end, bodyEnd)
       if (body === 'truncated') {
@@ -218,13 +219,19 @@ export function recognizeXmlCalls(context: ExtractionContext): void {
         }
         // A bare value (`<function=wait>3</function>`) is left for the single-field rule.
         if (rest.length > 0 && !rest.includes('<')) value = rest
+        // Elements of any name as the parameters: `<action name="scroll"><down>true</down></action>`.
+        else if (rest.startsWith('<') && rest.endsWith('>')) {
+          const tree = readElementTree(text, text.indexOf('<', tag.end), bodyEnd)
+          treeBody = isPlainTree(tree)
+          if (treeBody) value = tree
+        }
       }
     }
     const format = tag.tokenPrefix
       ? 'dsml'
       : tag.local === 'invoke'
         ? 'minimax'
-        : jsonBody || (tag.value === undefined && parameterCount === 0)
+        : jsonBody || (tag.value === undefined && parameterCount === 0 && !treeBody)
           ? 'function-tag'
           : tag.value !== undefined
             ? 'qwen-xml'

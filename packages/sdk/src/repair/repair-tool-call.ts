@@ -202,20 +202,20 @@ function repairMessage(message: ChatResponseMessage, tools: ToolSet, options: Re
   // 2. Calls written into the content, outside any reasoning block.
   const content = contentText(message.content)
   const split = content ? splitReasoning(content) : { answer: '', reasoning: '', fixes: [] }
-  const answer = extractCalls(split.answer, { names: context.names })
+  const answer = extractCalls(split.answer, { names: context.names, tools: context.tools })
   if (answer.truncated) context.truncated = true
   const fromContent = pickFirst(answer.calls.flatMap((call) => expandCalls(fromExtracted(call, split.fixes, context), context)), context, tried)
   if (fromContent) return fromContent
   // A proxy or template that HTML-escaped the answer (`{&quot;name&quot;: …}`): read it unescaped.
   if (ENTITY.test(split.answer)) {
-    const unescaped = extractCalls(decodeEntities(split.answer), { names: context.names })
+    const unescaped = extractCalls(decodeEntities(split.answer), { names: context.names, tools: context.tools })
     const fromUnescaped = pickFirst(unescaped.calls.flatMap((call) => expandCalls(fromExtracted(call, [...split.fixes, 'html-entities'], context), context)), context, tried)
     if (fromUnescaped) return fromUnescaped
   }
   // An answer escaped as a JSON string, maybe several times (`{\"name\": …}`, `"\"{\\\"name…"`): read it decoded.
   const unquoted = decodeEscapedText(split.answer)
   if (unquoted !== undefined) {
-    const decoded = extractCalls(unquoted, { names: context.names })
+    const decoded = extractCalls(unquoted, { names: context.names, tools: context.tools })
     const fromDecoded = pickFirst(decoded.calls.flatMap((call) => expandCalls(fromExtracted(call, [...split.fixes, 'double-encoded-arguments'], context), context)), context, tried)
     if (fromDecoded) return fromDecoded
     if (decoded.truncated) context.truncated = true
@@ -228,7 +228,7 @@ function repairMessage(message: ChatResponseMessage, tools: ToolSet, options: Re
   const reasoningTexts = [split.reasoning, stringField(message.reasoning_content), stringField(message.reasoning)].filter((text) => text.length > 0)
   const drafted: RawCall[] = []
   for (const text of reasoningTexts) {
-    for (const call of extractCalls(text, { names: context.names }).calls) drafted.push(...expandCalls(fromExtracted(call, ['call-in-reasoning'], context), context))
+    for (const call of extractCalls(text, { names: context.names, tools: context.tools }).calls) drafted.push(...expandCalls(fromExtracted(call, ['call-in-reasoning'], context), context))
   }
   const fromReasoning = pickFirst(drafted, context, tried)
   if (fromReasoning) return fromReasoning

@@ -1,0 +1,51 @@
+/**
+ * A known tool or action name followed by `key = value` pairs: a TOML-ish table (`[scroll]` then
+ * `down = true` lines, `tool-markup:toml`) or one command-like line (`scroll down=true num_pages=2`,
+ * `tool-markup:key-value`). Nothing else marks these as calls, so a reading is taken only when every
+ * key is a field of that tool's schema; values stay text for the coercion.
+ */
+import type { ToolSet } from '../types'
+import { addFound, cleanToolName, fenceAround } from './markup-shared'
+import type { ExtractionContext } from './markup-shared'
+import { parseKeyValueText } from './lenient-json'
+import { fieldNames, safeJsonSchema } from './shape-macro-input'
+
+/** The field names of a tool's (or a macro action's) input schema, by name; undefined for an unknown name. */
+export function createFieldLookup(tools: ToolSet): (name: string) => ReadonlySet<string> | undefined {
+  return (name) => {
+    let tool = Object.hasOwn(tools, name) ? tools[name] : undefined
+    for (const candidate of Object.values(tools)) {
+      const actions = candidate?.macro?.actions
+      if (!tool && actions && Object.hasOwn(actions, name)) tool = actions[name]
+    }
+    return tool && fieldNames(safeJsonSchema(tool))
+  }
+}
+
+// `[name]` alone on a line (a TOML table), or a line `name …` (a command line, maybe in backticks or
+// after a `$` prompt). Simple and linear: the code decides what follows the name.
+const HEAD = /^[ \t]*(?:\[([A-Za-z_][\w.:-]*)\][ \t]*|\$?[ \t`]*([A-Za-z_][\w.:-]*)[ \t]+(.*))$/gm
+
+/** TOML-ish tables and command-like lines of known names whose every key is a field; only when nothing else was found. */
+export function recognizeKeyValueCalls(context: ExtractionContext): void {
+  const { text, names, fieldsOf } = context
+  if (context.found.length > 0 || !names || !fieldsOf || !text.includes('=')) return
+  for (const match of text.matchAll(HEAD)) {
+    const name = cleanToolName(match[1] ?? match[2]!)
+    const fields = names.has(name) && fieldsOf(name)
+    if (!fields) continue
+    let end = match.index + match[0].length
+    let body = match[3]?.replace(/[ \t`]+$/, '')
+    if (body === undefined) {
+      // The table's `key = value` lines, up to the first line that is not one.
+      const lines = text.slice(end + 1, end + 4096).split('\n')
+      let count = 0
+      while (count < lines.length && lines[count]!.includes('=')) end += lines[count++]!.length + 1
+      body = lines.slice(0, count).join('\n')
+    }
+    // `--key=value` as a command line writes it.
+    const args = body.includes('=') && !body.includes('`') ? parseKeyValueText(body.replace(/(^|\s)--?(?=\w)/g, '$1'), fields) : undefined
+    const start = match.index + match[0].length - match[0].trimStart().length
+    if (args) addFound(context, { name, args, format: `tool-markup:${match[1] ? 'toml' : 'key-value'}`, fixes: fenceAround(context, start) ? ['fenced'] : [], start }, end)
+  }
+}
