@@ -40,7 +40,7 @@ export function createMarkupPreview(from = 0): MarkupPreview {
   let lastTagEnd = from
   let done = false
   let callLocal: string | undefined
-  const closed: [string, unknown][] = []
+  const closed: Record<string, unknown> = {}
   // 0: between parameters, 1: in a key element, 2: a key waiting for its value element, 3: in a value.
   let state = 0
   let key = ''
@@ -73,7 +73,7 @@ export function createMarkupPreview(from = 0): MarkupPreview {
           // An unclosed parameter ends at the next one or at its call's closer, as the repair reads it.
           const nextParameter = !tag.close && tag.local === openLocal && name !== undefined
           if (state === 3 && (nextParameter || (tag.close && (tag.local === openLocal || tag.local === callLocal)))) {
-            closed.push([key, readValue(content.slice(openEnd, start), false)])
+            setOwn(closed, key, readValue(content.slice(openEnd, start), false))
             state = 0
             if (tag.close) continue
           }
@@ -116,8 +116,8 @@ export function createMarkupPreview(from = 0): MarkupPreview {
       cursor += cut ? open : text.length
     },
     read(content) {
-      const args: Record<string, unknown> = {}
-      for (const [closedKey, value] of closed) setOwn(args, closedKey, value)
+      // Spreading copies a `__proto__` key as an own property, never as the prototype.
+      const args = { ...closed }
       if (state === 3) {
         // Up to the cursor: a closing tag cut off at the end is not part of the value.
         const value = readValue(content.slice(openEnd, cursor), true)
@@ -135,7 +135,7 @@ export function createMarkupPreview(from = 0): MarkupPreview {
  * text. An open value that has shown nothing yet is left out, like a JSON key without its value.
  */
 function readValue(raw: string, open: boolean): unknown {
-  const text = raw.replace(/^\r?\n/, '').replace(/\r?\n$/, '')
+  const text = raw.replace(/^\r?\n|\r?\n$/g, '')
   const trimmed = text.trim()
   if (open && !trimmed) return undefined
   if (/^[[{]/.test(trimmed)) {

@@ -154,6 +154,15 @@ describe('createStreamAssembler', () => {
       ])
     })
 
+    it('should keep a model\'s __proto__ parameter an own key, closed or still open', () => {
+      for (const content of ['<function=x>\n<parameter=__proto__>\n{"polluted": true}\n</parameter>\n', '<function=x>\n<parameter=__proto__>\n{"polluted": tr']) {
+        const args = partialsOf([content]).at(-1)!.args as Record<string, unknown>
+        expect(Object.getPrototypeOf(args)).toBe(Object.prototype)
+        expect(Object.hasOwn(args, '__proto__')).toBe(true)
+        expect((args as { polluted?: unknown }).polluted).toBeUndefined()
+      }
+    })
+
     it('should not merge a second call into the first one\'s preview', () => {
       const content = '<function=AgentOutput>\n<parameter=next_goal>\nA\n</parameter>\n</function>\n<function=other>\n<parameter=next_goal>\nB\n</parameter>\n</function>'
       expect(partialsOf([content]).at(-1)!.args).toEqual({ next_goal: 'A' })
