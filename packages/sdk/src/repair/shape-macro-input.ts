@@ -199,7 +199,8 @@ function shapeAction(action: unknown, macro: MacroToolInfo, shell: Record<string
     const named = flattened.name
     // `{"type": "click_element_by_index", "index": 3}`: the fields beside the name are the input.
     const input: Record<string, unknown> = {}
-    for (const key of Object.keys(record)) if (key !== flattened.key) input[key] = record[key]
+    const namingKeys = new Set(discriminatorKeys(record).filter((key) => (record[key] as string).trim() === named))
+    for (const key of Object.keys(record)) if (!namingKeys.has(key)) input[key] = record[key]
     pushFix(fixes, 'flattened-action')
     record = { [named]: input }
     actionKeys = [named]
