@@ -154,6 +154,27 @@ describe('createStreamAssembler', () => {
       ])
     })
 
+    it('should re-read a long markup value a linear number of times, and scan a flood of tags in linear time', () => {
+      const memory = 'word '.repeat(2_000)
+      const content = `<tool_call>\n<function=AgentOutput>\n<parameter=memory>\n${memory}\n</parameter>\n<parameter=action>\n${actionText}\n</parameter>\n</function>\n</tool_call>`
+      const partials = partialsOf(content.match(/[\s\S]{1,3}/g)!)
+      expect(partials.length).toBeLessThan(80)
+      expect(partials.length).toBeGreaterThan(10)
+      let previous = ''
+      for (const event of partials) {
+        const shown = (event.args as { memory?: string }).memory ?? ''
+        expect(shown.startsWith(previous)).toBe(true)
+        previous = shown
+      }
+      expect(partials.at(-1)!.args).toEqual({ memory, action })
+      // 300 kB of named tags on one line, in 1 kB pieces: looking back to the line's start for each
+      // took 7 s here, the bounded look-back takes 0.3 s.
+      const flood = '<x=1>'.repeat(60_000)
+      const started = performance.now()
+      expect(partialsOf(flood.match(/[\s\S]{1,1000}/g)!)).toEqual([])
+      expect(performance.now() - started).toBeLessThan(2_000)
+    })
+
     it('should keep a model\'s __proto__ parameter an own key, closed or still open', () => {
       for (const content of ['<function=x>\n<parameter=__proto__>\n{"polluted": true}\n</parameter>\n', '<function=x>\n<parameter=__proto__>\n{"polluted": tr']) {
         const args = partialsOf([content]).at(-1)!.args as Record<string, unknown>
