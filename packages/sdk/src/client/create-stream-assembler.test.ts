@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ChatStreamDelta, StreamEvent } from '../types'
+import { extractCalls } from '../repair/extract-calls'
 import { createStreamAssembler } from './create-stream-assembler'
 
 const delta = (value: ChatStreamDelta, finish: string | null = null) => ({ choices: [{ index: 0, delta: value, finish_reason: finish }] })
@@ -91,6 +92,8 @@ describe('createStreamAssembler', () => {
     const markups: Record<string, string> = {
       'Qwen3-Coder': `I will open the cart.\n<tool_call>\n<function=AgentOutput>\n${Object.entries(reflection).map(([key, value]) => `<parameter=${key}>\n${value}\n</parameter>\n`).join('')}<parameter=action>\n${actionText}\n</parameter>\n</function>\n</tool_call>`,
       'MiniMax M2': `<minimax:tool_call>\n<invoke name="AgentOutput">\n${Object.entries(reflection).map(([key, value]) => `<parameter name="${key}">${value}</parameter>\n`).join('')}<parameter name="action">${actionText}</parameter>\n</invoke>\n</minimax:tool_call>`,
+      // Formats nobody listed for the preview read the same way: DeepSeek's DSML, a `name` attribute with others.
+      'DeepSeek DSML': `<｜DSML｜function_calls>\n<｜DSML｜invoke name="AgentOutput">\n${Object.entries(reflection).map(([key, value]) => `<｜DSML｜parameter name="${key}" string="true">${value}</｜DSML｜parameter>\n`).join('')}<｜DSML｜parameter name="action" string="false">${actionText}</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>`,
       'GLM 4.5': `<tool_call>AgentOutput\n${Object.entries(reflection).map(([key, value]) => `<arg_key>${key}</arg_key>\n<arg_value>${value}</arg_value>\n`).join('')}<arg_key>action</arg_key>\n<arg_value>${actionText}</arg_value>\n</tool_call>`,
     }
 
@@ -129,6 +132,8 @@ describe('createStreamAssembler', () => {
         expect(growing.length, `seed ${seed}`).toBeGreaterThan(0)
         expect(partials.at(-1)!.args).toEqual({ ...reflection, action })
       }
+      // The last preview is what the repair reads from the whole text.
+      expect(extractCalls(content).calls.map((call) => [call.name, call.args])).toEqual([['AgentOutput', { ...reflection, action }]])
     })
 
     it('should read a marker split anywhere across two pieces', () => {
