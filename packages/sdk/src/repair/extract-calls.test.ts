@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { scalingRatio } from './__fixtures__/scaling-ratio'
 import { extractCalls } from './extract-calls'
 import type { ExtractedCall } from './extract-calls'
 
@@ -352,21 +353,6 @@ describe('extractCalls safety', () => {
 })
 
 describe('extractCalls performance', () => {
-  // Alternating rounds and the best of each: other processes on a busy machine slow single runs.
-  function ratioOf(large: () => unknown, small: () => unknown): number {
-    let bestLarge = Number.POSITIVE_INFINITY
-    let bestSmall = Number.POSITIVE_INFINITY
-    for (let round = 0; round < 5; round++) {
-      let started = performance.now()
-      small()
-      bestSmall = Math.min(bestSmall, performance.now() - started)
-      started = performance.now()
-      large()
-      bestLarge = Math.min(bestLarge, performance.now() - started)
-    }
-    // The floor keeps a sub-millisecond baseline (timer and cache noise) from inflating the ratio.
-    return bestLarge / Math.max(bestSmall, 5)
-  }
   const inputs: Array<[string, (size: number) => string]> = [
     ['prose with a call at the end', (size) => 'The fox (quick) jumps over [the] dog; it\'s {fine} "quoted" a<b. '.repeat(size / 64) + '{"name": "scroll", "arguments": {}}'],
     ['a flood of {', (size) => '{'.repeat(size)],
@@ -380,7 +366,7 @@ describe('extractCalls performance', () => {
   it.each(inputs)('should scale linearly on %s', (_label, make) => {
     const small = make(100_000)
     const large = make(1_000_000)
-    const ratio = ratioOf(
+    const ratio = scalingRatio(
       () => extractCalls(large, { names }),
       () => extractCalls(small, { names }),
     )

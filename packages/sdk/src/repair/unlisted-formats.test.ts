@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { createMacroTool } from '../macro/create-macro-tool'
 import { defineTool } from '../tool/define-tool'
 import type { ToolSet } from '../types'
+import { scalingRatio } from './__fixtures__/scaling-ratio'
 import { repairToolCall } from './repair-tool-call'
 
 // Formats the field guide does not list (other families, agent frameworks, prose), read by the
@@ -217,139 +218,9 @@ describe('repairToolCall on formats beyond the field guide', () => {
   })
 
   it('should stay linear on a flood of unclosed action tags', () => {
-    const time = (count: number) => {
-      const content = '<scroll '.repeat(count)
-      let best = Infinity
-      for (let round = 0; round < 3; round++) {
-        const started = performance.now()
-        expect(() => repairToolCall({ role: 'assistant', content }, macro, { toolChoiceName: 'AgentOutput' })).toThrow()
-        best = Math.min(best, performance.now() - started)
-      }
-      return Math.max(best, 1)
-    }
-    // Ten times the input: about ten times the work when linear, a hundred when quadratic.
-    expect(time(100_000) / time(10_000)).toBeLessThan(30)
-  })
-
-  it('should unwrap a list of calls under a key of any name (multi_tool_use)', () => {
-    const content = '{"tool_uses": [{"recipient_name": "functions.scroll", "parameters": {"down": true}}]}'
-    const { toolCall } = repairToolCall({ role: 'assistant', content }, macro, { toolChoiceName: 'AgentOutput' })
-    expect((toolCall.args as { action: unknown }).action).toEqual(SCROLL)
-  })
-
-  it('should never turn a word in the prose into the action that reflection-only JSON left out', () => {
-    const waiting = { wait: defineTool({ description: 'Wait', inputSchema: z.object({ seconds: z.number().default(1) }) }), done: actions.done }
-    const tools = { AgentOutput: createMacroTool(waiting) }
-    const content = 'Let me wait. {"memory": "page is loading", "next_goal": "check again"}'
-    expect(() => repairToolCall({ role: 'assistant', content }, tools, { toolChoiceName: 'AgentOutput' })).toThrow(/action/)
-  })
-
-  it('should report a name taken from before the JSON', () => {
-    const { fixes } = repairToolCall({ role: 'assistant', content: 'scroll: {"down": true}' }, macro, { toolChoiceName: 'AgentOutput' })
-    expect(fixes).toContain('name-before-json')
-  })
-
-  it('should prefer what unnamed JSON says on its own over a name written before it', () => {
-    const content = 'I will scroll now: {"next_goal": "type", "action": {"input_text": {"index": 2, "text": "scroll"}}}'
-    const { toolCall, fixes } = repairToolCall({ role: 'assistant', content }, macro, { toolChoiceName: 'AgentOutput' })
-    expect(toolCall.args).toMatchObject({ action: { input_text: { index: 2, text: 'scroll' } } })
-    expect(fixes).not.toContain('name-before-json')
-  })
-
-  it('should keep a "command" field with an array beside it as arguments, not as an envelope', () => {
-    const tools = { exec: defineTool({ inputSchema: z.object({ command: z.string(), args: z.array(z.string()) }) }) }
-    const { toolCall } = repairToolCall({ role: 'assistant', content: '{"command": "ls", "args": ["-la"]}' }, tools, { toolChoiceName: 'exec' })
-    expect(toolCall).toMatchObject({ name: 'exec', args: { command: 'ls', args: ['-la'] } })
-  })
-
-  it('should read several call elements as several calls and take the first valid one', () => {
-    const content = '<function_calls><invoke><tool_name>nope</tool_name><parameters><x>1</x></parameters></invoke><invoke><tool_name>done</tool_name><parameters><text>ok</text></parameters></invoke></function_calls>'
-    const { toolCall, fixes } = repairToolCall({ role: 'assistant', content }, macro, { toolChoiceName: 'AgentOutput' })
-    expect(toolCall.args).toMatchObject({ action: { done: { text: 'ok' } } })
-    expect(fixes).toContain('dropped-calls:1')
-  })
-
-  it('should not let an element named __proto__ reach a prototype', () => {
-    const content = '<tool_call><name>scroll</name><arguments><__proto__><polluted>yes</polluted></__proto__><down>true</down></arguments></tool_call>'
-    const { toolCall } = repairToolCall({ role: 'assistant', content }, macro, { toolChoiceName: 'AgentOutput' })
-    expect(toolCall.args).toMatchObject({ action: SCROLL })
-    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
-  })
-})
-
-describe('repairToolCall on text formats that are not JSON (YAML, keyword calls, element trees, key = value)', () => {
-  const read = (content: string, tools: Parameters<typeof repairToolCall>[1] = macro) => repairToolCall({ role: 'assistant', content }, tools, { toolChoiceName: 'AgentOutput' })
-  /** The error a response ends in; fails the test when it repairs into a call. */
-  const failure = (content: string): { type?: string; message: string } => {
-    try {
-      read(content)
-    } catch (error) {
-      return error as { type?: string; message: string }
-    }
-    throw new Error(`expected no call in ${JSON.stringify(content)}`)
-  }
-
-  it.each([
-    ['YAML with reflection and a nested action', 'evaluation_previous_goal: ok\nnext_goal: scroll\naction:\n  scroll:\n    down: true', SCROLL, 'tool-markup:yaml'],
-    ['YAML naming the action by value, its arguments beside it', 'action: scroll\ndown: true', SCROLL, 'flattened-action'],
-    ['a fenced YAML list of actions', '```yaml\naction:\n  - input_text:\n      index: 3\n      text: hello\n```', { input_text: { index: 3, text: 'hello' } }, 'fenced'],
-    ['YAML between prose, with quotes and comments', 'Here is my answer:\n\nnext_goal: type it\naction:\n  input_text:\n    index: 3   # the search box\n    text: "a: b"\n\nThat should work.', { input_text: { index: 3, text: 'a: b' } }, 'tool-markup:yaml'],
-    ['a YAML literal block scalar', 'action:\n  done:\n    text: |\n      line one\n        indented\n      - a dash\n', { done: { text: 'line one\n  indented\n- a dash\n' } }, 'tool-markup:yaml'],
-    ['a YAML folded block scalar', "action:\n  done:\n    text: >-\n      all\n      done\n\n      'really'", { done: { text: "all done\n'really'" } }, 'tool-markup:yaml'],
-    ['a YAML envelope', "name: functions.input_text\narguments:\n  index: '3'\n  text: it's", { input_text: { index: 3, text: "it's" } }, 'tool-markup:yaml'],
-    ['a YAML list of calls', '- scroll:\n    down: yes\n    num_pages: 2', { scroll: { down: true, num_pages: 2 } }, 'tool-markup:yaml'],
-    ['a YAML sequence at the key’s own indentation', 'action:\n- input_text:\n    index: 3\n    text: >\n      folded\n      text', { input_text: { index: 3, text: 'folded text\n' } }, 'tool-markup:yaml'],
-    ['a Ruby/JS-style keyword call', 'scroll(down: true)', SCROLL, 'tool-markup:pythonic'],
-    ['a keyword call with several arguments', 'input_text(index: 3, text: "a, b")', { input_text: { index: 3, text: 'a, b' } }, 'tool-markup:pythonic'],
-    ['an action element whose children are its parameters', '<action name="scroll"><down>true</down></action>', SCROLL, 'tool-markup:xml'],
-    ['a call element with child elements and a wrapper', '<tool_call><invoke name="input_text">\n  <index>3</index>\n  <text>a &amp; b</text>\n</invoke></tool_call>', { input_text: { index: 3, text: 'a &amp; b' } }, 'tool-markup:minimax'],
-    ['a TOML-ish table named after the action', '[scroll]\ndown = true', SCROLL, 'tool-markup:toml'],
-    ['a TOML table with strings after prose', 'I will type.\n[functions.input_text]\nindex = 3\ntext = "a \\"b\\""\nThat is all.', { input_text: { index: 3, text: 'a "b"' } }, 'tool-markup:toml'],
-    ['a name then key=value pairs', 'scroll down=true num_pages=2', { scroll: { down: true, num_pages: 2 } }, 'tool-markup:key-value'],
-    ['a command line in backticks after prose', "Next I type.\n`input_text --index=3 --text='hello world'`", { input_text: { index: 3, text: 'hello world' } }, 'tool-markup:key-value'],
-  ])('should read %s', (_name, content, action, fix) => {
-    const { toolCall, fixes } = read(content)
-    expect((toolCall.args as { action: unknown }).action).toEqual(action)
-    expect(fixes).toContain(fix)
-  })
-
-  it('should keep the reflection written in YAML', () => {
-    const { toolCall } = read('evaluation_previous_goal: ok\nmemory: |\n  page 2 of 5\nnext_goal: scroll\naction:\n  scroll:\n    down: true')
-    expect(toolCall.args).toEqual({ evaluation_previous_goal: 'ok', memory: 'page 2 of 5\n', next_goal: 'scroll', action: SCROLL })
-  })
-
-  it('should read YAML, key = value and keyword calls for plain tools too', () => {
-    const tools = { scroll: actions.scroll, done: actions.done }
-    for (const content of ['scroll:\n  down: "true"', '[scroll]\ndown = true', 'scroll down=true', 'scroll(down: true)']) {
-      expect(repairToolCall({ role: 'assistant', content }, tools).toolCall).toEqual({ name: 'scroll', args: { down: true, num_pages: 1 } })
-    }
-  })
-
-  it.each([
-    ['prose with colons', 'Note: this is fine.\nReason: the page is long, so I will scroll later.\nStatus: done'],
-    ['a YAML list of notes', 'notes:\n  - scroll down later\n  - input_text when the box shows\n  - done: not yet'],
-    ['a name inside a sentence after a colon', 'Note: scroll: the page is long'],
-    ['a known name as a key with a sentence as its value', 'scroll: the page is long, I will look first.'],
-    ['a known name as the value of an ordinary key', 'next_goal: scroll\nmemory: page 2'],
-    ['a keyword call with colons to an unknown name', 'As the docs say, see(note: 3) for details.'],
-    ['a TOML table with a key the action does not have', '[scroll]\ndown = true\nspeed = 3'],
-    ['a command line with a key the action does not have', 'scroll down=true speed=fast'],
-    ['a TOML table of an unknown name', '[server]\nport = 8080'],
-    ['key=value pairs after an unknown name', 'export PATH=/usr/bin DEBUG=1'],
-  ])('should find no call in %s', (_name, content) => {
-    expect(failure(content).type).toBe('no_tool_call')
-  })
-
-  it('should report YAML with an unknown action as an error, never as another action', () => {
-    const error = failure('evaluation_previous_goal: ok\nnext_goal: fly away\naction:\n  fly:\n    height: 3')
-    expect(error.type).toMatch(/no_tool_call|invalid_tool_args/)
-    expect(failure('action: fly\nheight: 3').type).toMatch(/no_tool_call|invalid_tool_args/)
-  })
-
-  it('should read YAML only when nothing else was found', () => {
-    const { toolCall, fixes } = read('action: done\ntext: bye\n\n{"action": {"scroll": {"down": true}}}')
-    expect((toolCall.args as { action: unknown }).action).toEqual(SCROLL)
-    expect(fixes).not.toContain('tool-markup:yaml')
+    const flood = (count: number) => '<scroll '.repeat(count)
+    const run = (content: string) => () => expect(() => repairToolCall({ role: 'assistant', content }, macro, { toolChoiceName: 'AgentOutput' })).toThrow()
+    expect(scalingRatio(run(flood(200_000)), run(flood(20_000)))).toBeLessThan(30)
   })
 
   it('should not let a YAML key named __proto__ reach a prototype', () => {
@@ -359,20 +230,11 @@ describe('repairToolCall on text formats that are not JSON (YAML, keyword calls,
   })
 
   it('should stay linear on YAML-like lines and on deep indentation', () => {
-    const time = (content: string) => {
-      let best = Infinity
-      for (let round = 0; round < 3; round++) {
-        const started = performance.now()
-        expect(() => read(content)).toThrow()
-        best = Math.min(best, performance.now() - started)
-      }
-      return Math.max(best, 1)
-    }
+    const run = (content: string) => () => expect(() => read(content)).toThrow()
     const lines = (count: number) => 'note: the page lists products\n- item: price 3\n  scroll: x\n'.repeat(count)
     // Nesting far deeper than the reader descends, repeated.
     const stairs = (count: number) => Array.from({ length: count }, (_, line) => `${' '.repeat(line % 200)}key${line}:`).join('\n')
-    // Four times the input: about four times the work when linear, sixteen when quadratic.
-    expect(time(lines(20_000)) / time(lines(5_000))).toBeLessThan(10)
-    expect(time(stairs(20_000)) / time(stairs(5_000))).toBeLessThan(10)
+    expect(scalingRatio(run(lines(50_000)), run(lines(5_000)))).toBeLessThan(30)
+    expect(scalingRatio(run(stairs(50_000)), run(stairs(5_000)))).toBeLessThan(30)
   })
 })
