@@ -27,6 +27,18 @@ describe('createStreamAssembler', () => {
     ])
   })
 
+  it("should keep a call's provider fields (Gemini's extra_content) as first sent, never a prototype", () => {
+    const signed = { google: { thought_signature: 'c2lnbmF0dXJl' } }
+    const { response } = assemble([
+      delta({ tool_calls: [JSON.parse(`{"index": 0, "id": "a", "extra_content": ${JSON.stringify(signed)}, "__proto__": {"polluted": true}, "function": {"name": "click", "arguments": "{\\"index\\""}}`)] }),
+      delta({ tool_calls: [{ index: 0, extra_content: { google: { thought_signature: 'later' } }, function: { arguments: ': 1}' } }] }),
+    ])
+    const call = response.choices[0]!.message.tool_calls![0]!
+    expect(call).toEqual({ extra_content: signed, id: 'a', type: 'function', index: 0, function: { name: 'click', arguments: '{"index": 1}' } })
+    expect(Object.getPrototypeOf(call)).toBe(Object.prototype)
+    expect((call as Record<string, unknown>).polluted).toBeUndefined()
+  })
+
   it('should keep two calls apart when a server numbers both 0 but gives different ids', () => {
     const { response } = assemble([
       delta({ tool_calls: [{ index: 0, id: 'a', function: { name: 'x', arguments: '{}' } }] }),

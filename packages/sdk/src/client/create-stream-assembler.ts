@@ -35,7 +35,14 @@ interface CallState {
   inContent?: boolean
   /** A call written into content as named-parameter markup: its arguments are read from the content. */
   markup?: boolean
+  /**
+   * Provider fields of the call beside `id`/`type`/`function` (Gemini's `extra_content` with the
+   * thought signature its next request must echo), kept as first sent.
+   */
+  extra?: Record<string, unknown>
 }
+
+const CALL_FIELDS = new Set(['index', 'id', 'type', 'function', '__proto__'])
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value !== ''
@@ -168,6 +175,9 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
       if (!call || newId || newName) call = startCall()
     }
     last = call
+    for (const key in fragment) {
+      if (!CALL_FIELDS.has(key) && fragment[key] != null && call.extra?.[key] === undefined) (call.extra ??= Object.create(null) as Record<string, unknown>)[key] = fragment[key]
+    }
     if (id && !call.id) call.id = id
     if (nonEmpty(fragment.type)) call.type = fragment.type
     if (name && name !== call.name) {
@@ -248,6 +258,7 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
       const message: ChatResponseMessage = { role: role ?? 'assistant', content: content === '' ? null : content }
       if (calls.length > 0) {
         message.tool_calls = calls.map((call, index): ChatToolCall => ({
+          ...call.extra,
           ...(call.id ? { id: call.id } : {}),
           type: call.type ?? 'function',
           index,
