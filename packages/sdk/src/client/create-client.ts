@@ -5,8 +5,8 @@ import { isInvokeError } from '../errors/invoke-error'
 import { resolveRetryOptions, withRetry } from '../retry/with-retry'
 import type { ChatMessage, ClientEvents, InvokeResult, ToolSet, ToolSetInput, ToolSetOutput } from '../types'
 import { validateConfig, type ClientConfig } from './config'
-import { invokeAttempt, prepareStep, responseOrder, type ClientState, type InvokeOptions } from './invoke'
-import { streamStep, type StreamRun } from './stream'
+import { prepareStep, responseOrder, runAttempt, type ClientState, type InvokeOptions } from './invoke'
+import { readWholeBody, streamStep, type StreamRun } from './stream'
 
 /**
  * A configured connection to one model.
@@ -86,7 +86,7 @@ export function createClient(config: ClientConfig): Client {
     async invoke<Tools extends ToolSet>(messages: ChatMessage[], tools: Tools, options: InvokeOptions = {}) {
       try {
         const step = prepareStep(state, messages, tools, options, false)
-        const result = await withRetry((attempt) => invokeAttempt(step, attempt), state.retry, { signal: options.signal, onRetry })
+        const result = await withRetry((attempt) => runAttempt(step, attempt, (sent) => readWholeBody(step, sent)), state.retry, { signal: options.signal, onRetry })
         return result as InvokeResult<ToolSetInput<Tools>, ToolSetOutput<Tools>>
       } catch (error) {
         if (isInvokeError(error)) events.emit('error', { error })

@@ -269,9 +269,16 @@ export function responseOrder(chain: Adapter[]): Adapter[] {
   return [...rest.filter((a) => a.kind === 'provider'), ...rest.filter((a) => a.kind !== 'provider'), ...(last ? [last] : [])]
 }
 
-/** Parses an ok body: not JSON is `invalid_response`; `{ error }` is the classified error. */
-export function parseResponseBody(step: StepState, status: number, headers: Headers, text: string): ChatResponse {
+/**
+ * Parses an ok body: not JSON is `invalid_response`; `{ error }` is the classified error.
+ * `readEvents` reads a body that is a stream's events instead (tried only when it is not JSON).
+ */
+export function parseResponseBody(step: StepState, status: number, headers: Headers, text: string, readEvents?: (text: string) => ChatResponse | undefined): ChatResponse {
   let parsed = tryParseJson(text)
+  if (parsed === undefined && readEvents) {
+    const events = readEvents(text)
+    if (events) return events
+  }
   if (parsed === undefined) {
     // A complete body followed by noise (a proxy's banner, a debug line): the body is what counts.
     parsed = readLeadingJson(text)
@@ -495,19 +502,16 @@ export function ensureInvokeError(error: unknown, signal: AbortSignal | undefine
   return new InvokeError('unknown', `Unexpected failure while handling the response: ${detail}`, { cause: error })
 }
 
-/** One non-streaming attempt: send, read, parse, complete. */
-export async function invokeAttempt(step: StepState, attempt: number): Promise<InvokeResult> {
+/**
+ * One attempt of a step: send, read the body with `read` (whole, or as a stream), recover a
+ * failed generation the server reported as an error, then complete. Only an `InvokeError` or the
+ * caller's abort escapes.
+ */
+export async function runAttempt(step: StepState, attempt: number, read: (sent: SentRequest) => Promise<ChatResponse>): Promise<InvokeResult> {
   step.fixes.length = 0
   let parsed: ChatResponse
   try {
-    const sent = await sendRequest(step, attempt)
-    let text: string
-    try {
-      text = await readText(step, sent.response, sent.timedOut)
-    } finally {
-      sent.release()
-    }
-    parsed = parseResponseBody(step, sent.response.status, sent.response.headers, text)
+    parsed = await read(await sendRequest(step, attempt))
   } catch (error) {
     const recovered = failedGenerationResponse(error)
     if (!recovered) throw ensureInvokeError(error, step.signal)

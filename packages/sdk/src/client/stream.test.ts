@@ -474,6 +474,35 @@ describe('client.stream', () => {
     const { streamed, invoked } = await streamAndInvoke(streamOf(events, { seed: 13 }), { ...body, usage })
     expect(streamed).toEqual(invoked)
   })
+
+  describe('invoke() given a streamed body', () => {
+    it('should read events a server streamed to a plain request (stream-body), as the stream would', async () => {
+      server.setScript([streamOf(openaiEvents())])
+      const invoked = await settle(client({ maxRetries: 0 }).invoke(messages, tools, options))
+      expect(server.requests.at(-1)!.body.stream).toBeUndefined()
+      expect(invoked).toMatchObject({ ok: true, toolCall: { id: 'call_1', name: 'AgentOutput', args }, toolResult: { output: 'clicked 12' }, usage: { totalTokens: 70 } })
+      expect((invoked as { fixes: string[] }).fixes).toEqual(['stream-body'])
+    })
+
+    it("should read chunks sent as JSON lines and run the adapters' fixChunk on them", async () => {
+      const renamed: Adapter = { name: 'rename', match: () => true, fixChunk: (piece) => JSON.parse(JSON.stringify(piece).replace('"Agent_Output"', '"AgentOutput"')) }
+      server.setScript([{ body: openaiEvents(argsText, { name: 'Agent_Output' }).map((event) => JSON.stringify(event)).join('\n') }])
+      const invoked = await settle(client({ maxRetries: 0, adapters: [renamed] }).invoke(messages, tools, options))
+      expect(invoked).toMatchObject({ ok: true, toolCall: { name: 'AgentOutput', args }, fixes: ['stream-body'] })
+    })
+
+    it('should classify an error event in a streamed body and never execute a cut call', async () => {
+      const cut = sseChunks(openaiEvents().slice(0, 4), { done: false }).join('') + 'event: error\ndata: {"error": {"message": "Overloaded", "code": 529}}\n\n'
+      server.setScript([{ chunks: [cut] }])
+      const invoked = await settle(client({ maxRetries: 0 }).invoke(messages, tools, options))
+      expect(invoked).toMatchObject({ ok: false, type: 'server_error' })
+    })
+
+    it('should still refuse a body that is neither JSON nor events', async () => {
+      server.setScript([{ body: 'upstream connect error or disconnect/reset before headers' }])
+      expect(await settle(client({ maxRetries: 0 }).invoke(messages, tools, options))).toMatchObject({ ok: false, type: 'invalid_response' })
+    })
+  })
 })
 
 describe('client.stream over bytes', () => {

@@ -6,16 +6,16 @@ import type { ChatMessage, ChatResponse, ChatStreamChunk, InvokeResult, StreamEv
 import { createStreamAssembler, type StreamAssembler } from './create-stream-assembler'
 import {
   classifyError,
-  completeStep,
   ensureInvokeError,
-  failedGenerationResponse,
   parseResponseBody,
   prepareStep,
   redact,
+  readText,
+  runAttempt,
   runHook,
-  sendRequest,
   type ClientState,
   type InvokeOptions,
+  type SentRequest,
   type StepState,
 } from './invoke'
 
@@ -84,25 +84,49 @@ export function streamStep(client: ClientState, messages: ChatMessage[], tools: 
   return { result, [Symbol.asyncIterator]: channel.iterate }
 }
 
-async function streamAttempt(step: StepState, attempt: number, emit: (event: StreamEvent) => void): Promise<InvokeResult> {
-  step.fixes.length = 0
-  let response: ChatResponse
-  try {
-    const sent = await sendRequest(step, attempt)
+function streamAttempt(step: StepState, attempt: number, emit: (event: StreamEvent) => void): Promise<InvokeResult> {
+  return runAttempt(step, attempt, (sent) => {
     // The headers are in: from here `timeoutMs` is an idle timeout, kept by `readStream` itself.
     sent.release()
-    response = await readStream(step, sent.response, emit)
-  } catch (error) {
-    const recovered = failedGenerationResponse(error)
-    if (!recovered) throw ensureInvokeError(error, step.signal)
-    step.fixes.push('failed-generation')
-    response = recovered
-  }
+    return readStream(step, sent.response, emit)
+  })
+}
+
+/**
+ * The body of a non-streaming attempt. A server that streams whatever the request said (events
+ * as `text/event-stream`, or chunks as JSON lines) is read as the stream it is (`stream-body`).
+ */
+export async function readWholeBody(step: StepState, sent: SentRequest): Promise<ChatResponse> {
+  const { response } = sent
+  let text: string
   try {
-    return await completeStep(step, response, attempt)
-  } catch (error) {
-    throw ensureInvokeError(error, step.signal)
+    text = await readText(step, response, sent.timedOut)
+  } finally {
+    sent.release()
   }
+  return parseResponseBody(step, response.status, response.headers, text, (body) => readEventText(step, response, body))
+}
+
+/** Stream events written out whole: SSE, or JSON lines of chunks. Undefined for anything else. */
+function readEventText(step: StepState, response: Response, text: string): ChatResponse | undefined {
+  const received: EventSourceMessage[] = []
+  if (/^\s*(?:(?:data|event|id|retry)\s*:|:)/.test(text)) {
+    const parser = createParser({ onEvent: (message) => received.push(message) })
+    parser.feed(`${text}\n\n`)
+  } else {
+    const lines = text.split('\n').map((line) => line.trim()).filter((line) => line !== '')
+    // Only lines that are each a stream chunk (a delta, or the usage at the end): anything else,
+    // whole bodies one after another among them, stays a body that is not JSON.
+    const chunked = lines.every((line) => line.startsWith('{') && line.endsWith('}') && line.includes('"choices"'))
+    if (lines.length < 2 || !chunked || !lines.some((line) => line.includes('"delta"'))) return undefined
+    for (const data of lines) received.push({ data, event: undefined, id: undefined })
+  }
+  if (received.length === 0) return undefined
+  const assembler = createStreamAssembler(noop)
+  const fixers = step.client.responseChain.filter((adapter) => adapter.fixChunk)
+  for (const message of received) if (handleEvent(step, response, assembler, fixers, message)) break
+  step.fixes.push('stream-body')
+  return assembler.finish()
 }
 
 /**
