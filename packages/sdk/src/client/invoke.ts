@@ -208,7 +208,8 @@ function transportError(step: StepState, cause: unknown, timedOut: boolean): unk
   return new InvokeError('network_error', `Could not reach ${client.url}: ${detail}. Check the base URL and your connection.`, { cause })
 }
 
-function describeCause(error: Error): string {
+/** ` (ECONNREFUSED)`: the code or message of an error's cause, as fetch implementations nest it. */
+export function describeCause(error: Error): string {
   const inner = (error as { cause?: { code?: unknown; message?: unknown } }).cause
   if (!inner) return ''
   const code = typeof inner.code === 'string' ? inner.code : typeof inner.message === 'string' ? inner.message : ''

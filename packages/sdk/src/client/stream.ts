@@ -6,6 +6,7 @@ import type { ChatMessage, ChatResponse, ChatStreamChunk, InvokeResult, StreamEv
 import { createStreamAssembler, type StreamAssembler } from './create-stream-assembler'
 import {
   classifyError,
+  describeCause,
   ensureInvokeError,
   parseResponseBody,
   prepareStep,
@@ -257,13 +258,6 @@ function emitWhole(response: ChatResponse, emit: (event: StreamEvent) => void) {
   const toolCalls = Array.isArray(message.tool_calls) ? message.tool_calls.map((call, index) => ({ ...call, index })) : undefined
   assembler.push({ choices: [{ index: 0, delta: { ...message, tool_calls: toolCalls } }] } as ChatStreamChunk)
   assembler.finish()
-}
-
-function describeCause(error: Error): string {
-  const inner = (error as { cause?: { code?: unknown; message?: unknown } }).cause
-  if (!inner) return ''
-  const code = typeof inner.code === 'string' ? inner.code : typeof inner.message === 'string' ? inner.message : ''
-  return code ? ` (${code})` : ''
 }
 
 interface Channel<T> {
