@@ -1,7 +1,6 @@
-import type { ToolSet } from '../types'
 import { MAX_JSON_DEPTH, parseLenientJson } from './lenient-json'
 import { recognizeGemmaCalls } from './markup-gemma'
-import { createFieldLookup, recognizeKeyValueCalls } from './markup-key-value'
+import { recognizeKeyValueCalls } from './markup-key-value'
 import { recognizePythonicCalls } from './markup-pythonic'
 import { MAX_CALLS, addFound, cleanToolName, fenceAround, findFences, findSpecialTokens, overlapsAny, tokenStartingAt } from './markup-shared'
 import type { ExtractedCall, ExtractionContext } from './markup-shared'
@@ -16,8 +15,8 @@ export type { ExtractedCall } from './markup-shared'
 export interface ExtractCallsOptions {
   /** Known tool and action names: they decide whether `foo(x=1)` in prose or a bare `foo` is a call. */
   names?: ReadonlySet<string>
-  /** The tools: readers of text with no other mark of a call (`scroll down=true`) take only keys that are fields. */
-  tools?: ToolSet
+  /** The field names of a known tool or action: readers of text with no other mark of a call (`scroll down=true`) take only keys that are fields. */
+  fieldsOf?: (name: string) => ReadonlySet<string>
 }
 
 export interface ExtractCallsResult {
@@ -75,7 +74,7 @@ function extractCallsFrom(text: string, options: ExtractCallsOptions): ExtractCa
   const context: ExtractionContext = {
     text,
     names: options.names,
-    fieldsOf: options.tools && createFieldLookup(options.tools),
+    fieldsOf: options.fieldsOf,
     tokens,
     tokenAt: (offset) => tokenStartingAt(tokens, offset),
     scan: scanJson(text, tokens),

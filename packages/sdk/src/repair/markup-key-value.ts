@@ -4,23 +4,9 @@
  * `tool-markup:key-value`). Nothing else marks these as calls, so a reading is taken only when every
  * key is a field of that tool's schema; values stay text for the coercion.
  */
-import type { ToolSet } from '../types'
 import { addFound, cleanToolName, fenceAround } from './markup-shared'
 import type { ExtractionContext } from './markup-shared'
 import { parseKeyValueText } from './lenient-json'
-import { fieldNames, safeJsonSchema } from './shape-macro-input'
-
-/** The field names of a tool's (or a macro action's) input schema, by name; undefined for an unknown name. */
-export function createFieldLookup(tools: ToolSet): (name: string) => ReadonlySet<string> | undefined {
-  return (name) => {
-    let tool = Object.hasOwn(tools, name) ? tools[name] : undefined
-    for (const candidate of Object.values(tools)) {
-      const actions = candidate?.macro?.actions
-      if (!tool && actions && Object.hasOwn(actions, name)) tool = actions[name]
-    }
-    return tool && fieldNames(safeJsonSchema(tool))
-  }
-}
 
 // `[name]` alone on a line (a TOML table), or a line `name …` (a command line, maybe in backticks or
 // after a `$` prompt). Simple and linear: the code decides what follows the name.

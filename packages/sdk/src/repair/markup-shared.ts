@@ -105,6 +105,35 @@ export function cleanToolName(name: string): string {
     .replace(/:\d+$/, '')
 }
 
+const looseName = (name: string) => name.toLowerCase().replace(/[-_\s]/g, '')
+
+/**
+ * The one of `known` that `name` means: itself; else without quotes, a namespace (`functions.`,
+ * `default_api.`, `tools:`, `mcp__server__`) or a `:0` suffix; else the one known name it equals
+ * ignoring case, `-`, `_` and spaces (`Scroll`, `input-text`, `inputText`). A name that loosely
+ * equals two known names means neither.
+ */
+export function matchName(name: string, known: ReadonlySet<string>): string | undefined {
+  // No real tool name is this long (OpenAI caps them at 64); do not scan a runaway string.
+  if (name.length > 256) return undefined
+  const trimmed = name.trim()
+  const cleaned = trimmed
+    .replace(/^["'`]|["'`]$/g, '')
+    .replace(/:\d+$/, '')
+    .replace(/^(?:[\w-]+[.:]|\w+__)+(?=[A-Za-z_])/, '')
+    .trim()
+  if (known.has(trimmed)) return trimmed
+  if (known.has(cleaned)) return cleaned
+  const loose = looseName(cleaned)
+  let match: string | undefined
+  for (const candidate of known) {
+    if (looseName(candidate) !== loose) continue
+    if (match !== undefined) return undefined
+    match = candidate
+  }
+  return match
+}
+
 export const isSpaceCode = (code: number) => code === 32 || code === 9 || code === 10 || code === 13
 
 export function skipSpaces(text: string, index: number, end = text.length): number {
@@ -157,7 +186,7 @@ export interface ExtractionContext {
   scan: JsonScanResult
   fences: Fence[]
   /** The field names of a known tool or action: what readers that carry no other evidence of a call check keys against. */
-  fieldsOf?: (name: string) => ReadonlySet<string> | undefined
+  fieldsOf?: (name: string) => ReadonlySet<string>
   /** Calls found so far, with their ranges; later recognizers skip text that is already claimed. */
   found: FoundCall[]
   truncated: boolean

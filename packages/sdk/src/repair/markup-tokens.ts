@@ -8,14 +8,18 @@
  * - Harmony `to=functions.name <|constrain|>json<|message|>{…}` and its stripped `to=functions.name json{…}`,
  * - Llama `<|python_tag|>{…}`, and families not listed that put a name and JSON between tokens.
  */
-import { parseLenientJson } from './lenient-json'
+import { parseKeyValueText, parseLenientJson } from './lenient-json'
 import { MAX_CALLS, addFound, cleanToolName, fenceAround, readName, skipSpaces } from './markup-shared'
 import type { ExtractionContext, SpecialToken } from './markup-shared'
 import { looksLikeJsonOpener } from './scan-json'
 
 // Words a template puts between the name and the arguments (`<|constrain|>json`, `commentary`).
 const GAP_WORDS = new Set(['json', 'code', 'commentary'])
-const ARGUMENT_LABEL = /^(?:action[ _]input|input|arguments|args|parameters|params)[ \t]*:/i
+// A label before the arguments, maybe wrapped in symbols: `Action Input:`, `✿ARGS✿:`, `**Arguments:**`.
+const ARGUMENT_LABEL = /^[^\w\s:{}[\]"'`(<]{0,3}(?:action[ _]input|input|arguments|args|parameters|params)[ \t]*[^\w\s{}[\]"'`(<]{0,3}:[^\w\s{}[\]"'`(<]{0,3}/i
+// A label that names the call at a line start, wrapped in symbols: Qwen-Agent's `✿FUNCTION✿:`,
+// `**Action:**`, `### Tool:`. Only a known name may follow it.
+const NAME_LABEL = /^[ \t]*[^\w\s:{}[\]"'`(<]{1,3}[ \t]*(?:action|function|tool)[ \t]*[^\w\s{}[\]"'`(<]{1,4}/gim
 // Role and channel words that follow a token but are not tool names.
 const NOT_NAMES = new Set([
   'assistant',
@@ -78,6 +82,9 @@ function findTextMarkers(text: string): Boundary[] {
       at = text.indexOf(marker, at + marker.length)
     }
   }
+  for (const label of text.matchAll(NAME_LABEL)) {
+    boundaries.push({ start: label.index, end: label.index + label[0].length, family: 'react', callish: true, knownNameOnly: true })
+  }
   return boundaries.sort((left, right) => left.start - right.start)
 }
 
@@ -132,6 +139,7 @@ function readAfterBoundary(context: ExtractionContext, boundary: Boundary): void
   if (boundary.needsName && !name) return
 
   let fenced = false
+  let labelled = false
   let tokensInGap = 0
   for (let step = 0; step < MAX_GAP_STEPS; step++) {
     cursor = skipSpaces(text, cursor)
@@ -157,6 +165,7 @@ function readAfterBoundary(context: ExtractionContext, boundary: Boundary): void
     const label = ARGUMENT_LABEL.exec(text.slice(cursor, cursor + 24))
     if (label) {
       cursor += label[0].length
+      labelled = true
       continue
     }
     break
@@ -203,7 +212,12 @@ function readAfterBoundary(context: ExtractionContext, boundary: Boundary): void
     fixes.push('double-encoded-arguments', ...inner.fixes)
     end = stringEnd
   } else {
-    return
+    // `Action Input: down=true`: key=value text to the end of the labelled line, every key a field.
+    const fields = labelled && name && context.fieldsOf?.(name)
+    const lineEnd = text.indexOf('\n', cursor)
+    end = lineEnd < 0 ? text.length : lineEnd
+    args = fields ? parseKeyValueText(text.slice(cursor, end), fields) : undefined
+    if (!args) return
   }
   if (!name && (args === null || typeof args !== 'object')) return
   if (fenced || fenceAround(context, cursor)) fixes.push('fenced')

@@ -12,6 +12,7 @@ import { isPlainObject } from './coerce'
 import { parseLenientJson } from './lenient-json'
 import { MAX_CALLS, MAX_MARKUP_DEPTH, addFound, cleanToolName, fenceAround, setOwn } from './markup-shared'
 import type { ExtractionContext } from './markup-shared'
+import { ACTION_KEY } from './shape-macro-input'
 import { envelopeName } from './unwrap'
 
 interface Line {
@@ -34,8 +35,7 @@ const KEY = String.raw`([A-Za-z_$][\w.$-]*)[ \t]*:`
 const KEY_LINE = new RegExp(String.raw`^${KEY}(?:[ \t]+(.*))?$`)
 // A `key:` line, tested at each line start before the text is split into lines.
 const KEY_AT = new RegExp(String.raw`[ \t]*(?:- +)*${KEY}(?:\s|$)`, 'y')
-// Keys under which a macro input names its action, and keys that may name a call in an envelope.
-const ACTION_KEY = /^(?:next_)?actions?(?:_sequence|_list)?$/
+// Keys that may name a call in an envelope.
 const NAME_KEY = /name|tool|function|command|method/i
 
 /** Splits `text` into lines; `- item` becomes a `-` marker and the item, indented as written. */

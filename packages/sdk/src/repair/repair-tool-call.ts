@@ -5,9 +5,10 @@ import { coerceToSchema, isPlainObject, pushFix, sanitizeValue } from './coerce'
 import { availableList, describeIssue, previewValue } from './describe-issue'
 import { extractCalls, type ExtractedCall } from './extract-calls'
 import { decodeEscapedText, isTruncatedJson, parseKeyValueText, parseLenientJson } from './lenient-json'
-import { fieldNames, safeJsonSchema, shapeMacroInput, type DroppedCall } from './shape-macro-input'
+import { matchName } from './markup-shared'
+import { ACTION_KEY, fieldNames, liftLabelledReflection, movedActionKey, safeJsonSchema, shapeMacroInput, type DroppedCall } from './shape-macro-input'
 import { splitReasoning } from './split-reasoning'
-import { discriminatorKeys, envelopeInput, isEnvelope, unwrapArgumentLayers, unwrapEnvelope, type RawCall } from './unwrap'
+import { discriminatorKeys, envelopeInput, flatInput, isEnvelope, isFieldsOnly, unwrapArgumentLayers, unwrapEnvelope, type RawCall } from './unwrap'
 
 export type { DroppedCall } from './shape-macro-input'
 
@@ -202,21 +203,20 @@ function repairMessage(message: ChatResponseMessage, tools: ToolSet, options: Re
   // 2. Calls written into the content, outside any reasoning block.
   const content = contentText(message.content)
   const split = content ? splitReasoning(content) : { answer: '', reasoning: '', fixes: [] }
-  const answer = extractCalls(split.answer, { names: context.names, tools: context.tools })
+  const answer = candidatesIn(split.answer, split.fixes, context)
   if (answer.truncated) context.truncated = true
-  const fromContent = pickFirst(answer.calls.flatMap((call) => expandCalls(fromExtracted(call, split.fixes, context), context)), context, tried)
+  const fromContent = pickFirst(answer.raws, context, tried)
   if (fromContent) return fromContent
   // A proxy or template that HTML-escaped the answer (`{&quot;name&quot;: …}`): read it unescaped.
-  if (ENTITY.test(split.answer)) {
-    const unescaped = extractCalls(decodeEntities(split.answer), { names: context.names, tools: context.tools })
-    const fromUnescaped = pickFirst(unescaped.calls.flatMap((call) => expandCalls(fromExtracted(call, [...split.fixes, 'html-entities'], context), context)), context, tried)
+  if (split.answer.search(ENTITY) >= 0) {
+    const fromUnescaped = pickFirst(candidatesIn(decodeEntities(split.answer), [...split.fixes, 'html-entities'], context).raws, context, tried)
     if (fromUnescaped) return fromUnescaped
   }
   // An answer escaped as a JSON string, maybe several times (`{\"name\": …}`, `"\"{\\\"name…"`): read it decoded.
   const unquoted = decodeEscapedText(split.answer)
   if (unquoted !== undefined) {
-    const decoded = extractCalls(unquoted, { names: context.names, tools: context.tools })
-    const fromDecoded = pickFirst(decoded.calls.flatMap((call) => expandCalls(fromExtracted(call, [...split.fixes, 'double-encoded-arguments'], context), context)), context, tried)
+    const decoded = candidatesIn(unquoted, [...split.fixes, 'double-encoded-arguments'], context)
+    const fromDecoded = pickFirst(decoded.raws, context, tried)
     if (fromDecoded) return fromDecoded
     if (decoded.truncated) context.truncated = true
   }
@@ -227,9 +227,7 @@ function repairMessage(message: ChatResponseMessage, tools: ToolSet, options: Re
   // 3. Only now a call drafted in the reasoning: a call outside it always wins.
   const reasoningTexts = [split.reasoning, stringField(message.reasoning_content), stringField(message.reasoning)].filter((text) => text.length > 0)
   const drafted: RawCall[] = []
-  for (const text of reasoningTexts) {
-    for (const call of extractCalls(text, { names: context.names, tools: context.tools }).calls) drafted.push(...expandCalls(fromExtracted(call, ['call-in-reasoning'], context), context))
-  }
+  for (const text of reasoningTexts) drafted.push(...candidatesIn(text, ['call-in-reasoning'], context).raws)
   const fromReasoning = pickFirst(drafted, context, tried)
   if (fromReasoning) return fromReasoning
 
@@ -250,15 +248,21 @@ function contentText(content: unknown): string {
     .join('\n')
 }
 
-function fromExtracted(call: ExtractedCall, extra: readonly string[], context: Context): RawCall {
+/** The calls written in `text`, as candidates; `truncated` when the text ends inside one. */
+function candidatesIn(text: string, extra: readonly string[], context: Context): { raws: RawCall[]; truncated: boolean } {
+  const { calls, truncated } = readCalls(text, context)
+  return { raws: calls.flatMap((call) => expandCalls(fromExtracted(call, extra, text.slice(0, call.start), context), context)), truncated }
+}
+
+function fromExtracted(call: ExtractedCall, extra: readonly string[], before: string, context: Context): RawCall {
   const fixes: string[] = []
   for (const code of [call.format, ...call.fixes, ...extra]) if (typeof code === 'string' && code) pushFix(fixes, code)
-  const raw: RawCall = { ...(typeof call.name === 'string' && call.name ? { name: call.name } : {}), args: call.args, fixes }
+  const raw: RawCall = { ...(typeof call.name === 'string' && call.name ? { name: call.name } : {}), args: call.args, fixes, before }
   // `scroll: {"down": true}`: the name written before unnamed JSON, if the JSON alone does not resolve.
   // Not for JSON that carries reflection: that is a macro input without its action, and a word in
   // the prose must not become the action the model left out.
   if (!raw.name && call.nameHint && !carriesReflection(call.args, context)) {
-    raw.alternate = { name: call.nameHint, args: call.args, fixes: [...fixes, 'name-before-json'] }
+    raw.alternate = { name: call.nameHint, args: call.args, fixes: [...fixes, 'name-before-json'], before }
   }
   return raw
 }
@@ -267,7 +271,7 @@ function fromExtracted(call: ExtractedCall, extra: readonly string[], context: C
 function isCallItem(item: unknown, context: Context): boolean {
   if (isEnvelope(item)) return true
   if (!isPlainObject(item)) return false
-  return Object.keys(item).some((key) => context.names.has(key)) || discriminatedCall(item, context) !== undefined
+  return Object.keys(item).some((key) => findTool(key, context)) || discriminatedCall(item, context) !== undefined
 }
 
 function carriesReflection(args: unknown, context: Context): boolean {
@@ -408,30 +412,15 @@ function decodeArguments(raw: unknown, fixes: string[]): Decoded {
   return { value }
 }
 
-/** Finds the tool a name means: exact, then without `functions.` / `default_api.` prefixes and `:0` suffixes. */
+/** Finds the tool (or the macro tool and action) a name means, spelled as {@link matchName} reads it. */
 function findTool(name: string, context: Context): { toolName: string; tool: Tool; action?: string } | undefined {
-  // No real tool name is this long (OpenAI caps them at 64); do not scan a runaway string.
-  if (name.length > 256) return undefined
-  const candidates = [name.trim()]
-  const cleaned = name
-    .trim()
-    .replace(/^["'`]|["'`]$/g, '')
-    .replace(/:\d+$/, '')
-    // Any namespace before the name: `functions.`, `default_api.`, `tools:`, `mcp__server__` …
-    .replace(/^(?:[\w-]+[.:]|\w+__)+(?=[A-Za-z_])/, '')
-    .trim()
-  if (cleaned !== candidates[0]) candidates.push(cleaned)
-  for (const candidate of candidates) {
-    if (Object.hasOwn(context.tools, candidate)) return { toolName: candidate, tool: context.tools[candidate]! }
-    for (const [toolName, tool] of context.macros) {
-      if (Object.hasOwn(tool.macro!.actions, candidate)) return { toolName, tool, action: candidate }
-    }
+  const known = matchName(name, context.names)
+  if (known === undefined) return undefined
+  if (Object.hasOwn(context.tools, known)) return { toolName: known, tool: context.tools[known]! }
+  for (const [toolName, tool] of context.macros) {
+    if (Object.hasOwn(tool.macro!.actions, known)) return { toolName, tool, action: known }
   }
-  // Last resort: the same name in another case or spelling (`agentoutput`, `Click_Element_By_Index`,
-  // `click-element-by-index`, `clickElementByIndex`), when unambiguous.
-  const loose = looseName(cleaned)
-  const matches = [...context.names].filter((known) => looseName(known) === loose)
-  return matches.length === 1 && matches[0] !== cleaned ? findTool(matches[0]!, context) : undefined
+  return undefined
 }
 
 /** The tool (or macro action) whose input a call named `name` carries. */
@@ -458,12 +447,8 @@ function fallbackTool(context: Context): { toolName: string; tool: Tool } | unde
  * not a wrapper around another call.
  */
 function isOwnInput(args: unknown, name: string | undefined, context: Context): boolean {
-  if (!isPlainObject(args)) return false
-  const keys = Object.keys(args)
   const target = name !== undefined ? targetOf(name, context) : fallbackTool(context)?.tool
-  if (keys.length === 0 || !target) return false
-  const fields = fieldNames(safeJsonSchema(target))
-  return keys.every((key) => fields.has(key))
+  return isPlainObject(args) && !!target && isFieldsOnly(args, fieldNames(safeJsonSchema(target)))
 }
 
 /** `"down=true"` or `"index: 3, text: hi"` as arguments: an object when every key is a field of the tool named. */
@@ -489,27 +474,28 @@ function discriminatedCall(record: Record<string, unknown>, context: Context): {
   return undefined
 }
 
-const ENTITY = /&(?:quot|lt|gt|amp|apos|#39|#x27|#34);/
+const ENTITY = /&(?:quot|lt|gt|amp|apos|#39|#x27|#34);/g
 const ENTITIES: Record<string, string> = { '&quot;': '"', '&lt;': '<', '&gt;': '>', '&amp;': '&', '&apos;': "'", '&#39;': "'", '&#x27;': "'", '&#34;': '"' }
-const decodeEntities = (text: string) => text.replace(/&(?:quot|lt|gt|amp|apos|#39|#x27|#34);/g, (entity) => ENTITIES[entity]!)
-
-const looseName = (name: string) => name.toLowerCase().replace(/[-_\s]/g, '')
+const decodeEntities = (text: string) => text.replace(ENTITY, (entity) => ENTITIES[entity]!)
 
 /** The tool that JSON without a name belongs to, read from its keys. */
 function inferTool(args: unknown, context: Context, fixes: string[]): { toolName: string; tool: Tool; args: unknown } | undefined {
   if (isPlainObject(args)) {
     const keys = Object.keys(args)
-    if (keys.length === 1 && Object.hasOwn(context.tools, keys[0]!) && (isPlainObject(args[keys[0]!]) || typeof args[keys[0]!] === 'string')) {
+    const named = keys.length === 1 ? findTool(keys[0]!, context) : undefined
+    const inner = args[keys[0]!]
+    if (named && !named.action && (isPlainObject(inner) || typeof inner === 'string')) {
       pushFix(fixes, 'tool-name-as-key')
-      return { toolName: keys[0]!, tool: context.tools[keys[0]!]!, args: args[keys[0]!] }
+      if (named.toolName !== keys[0]) pushFix(fixes, 'normalized-tool-name')
+      return { ...named, args: inner }
     }
     for (const [toolName, tool] of context.macros) {
       const macro = tool.macro!
-      const belongs = keys.some((key) => key === 'action' || key === 'actions' || key === 'action_sequence' || macro.reflectionKeys.includes(key) || Object.hasOwn(macro.actions, key))
+      const belongs = keys.some((key) => ACTION_KEY.test(key) || macro.reflectionKeys.includes(key) || findTool(key, context)?.action) || movedActionKey(args, macro)
       if (belongs) return { toolName, tool, args }
     }
   }
-  if (Array.isArray(args) && context.macros.length > 0 && args.some((item) => isPlainObject(item) && Object.keys(item).some((key) => context.names.has(key) || key === 'action'))) {
+  if (Array.isArray(args) && context.macros.length > 0 && args.some((item) => isPlainObject(item) && Object.keys(item).some((key) => key === 'action' || findTool(key, context)))) {
     const [toolName, tool] = context.macros[0]!
     return { toolName, tool, args }
   }
@@ -520,7 +506,7 @@ function inferTool(args: unknown, context: Context, fixes: string[]): { toolName
     const { [flat.key]: _name, ...rest } = args as Record<string, unknown>
     pushFix(fixes, 'flattened-action')
     if (found.toolName !== flat.name && found.action !== flat.name) pushFix(fixes, 'normalized-tool-name')
-    return { toolName: found.toolName, tool: found.tool, args: found.action ? liftIntoShell(found.action, rest, found.tool) : rest }
+    return { toolName: found.toolName, tool: found.tool, args: found.action ? liftIntoShell(found.action, rest, found.tool, fixes) : flatInput(rest, fieldsOf(flat.name, context), fixes) }
   }
   const fallback = fallbackTool(context)
   // A macro tool only takes JSON that looks like its input (above): never guess an action from stray JSON.
@@ -539,6 +525,11 @@ function resolveCall(raw: RawCall, context: Context): Success | Failure {
   }
   if ('unparseable' in decoded) {
     const pairs = readArgumentPairs(decoded.unparseable, name, context, fixes)
+    // `"arguments": "scroll(down=True)"`: a call written as text, taken when it is a call of this tool.
+    const call = pairs ? undefined : callInText(decoded.unparseable, raw, context)
+    if (call && (!call.name || !name || findTool(call.name, context)?.toolName === findTool(name, context)?.toolName)) {
+      return resolveCall({ name: call.name ?? name, args: call.args, fixes: [...fixes, call.format, ...call.fixes], inner: true }, context)
+    }
     if (!pairs) return { rank: name && findTool(name, context) ? Rank.Invalid : Rank.NoTool, message: `The arguments of "${name ?? 'the call'}" are not JSON: ${previewValue(decoded.unparseable)}.` }
     decoded = { value: pairs }
   }
@@ -586,7 +577,7 @@ function resolveCall(raw: RawCall, context: Context): Success | Failure {
     if (found.toolName !== name && found.action !== name) pushFix(fixes, 'normalized-tool-name')
     if (found.action) {
       pushFix(fixes, 'action-as-tool')
-      args = liftIntoShell(found.action, args, tool)
+      args = liftIntoShell(found.action, args, tool, fixes)
     }
   } else {
     const inferred = inferTool(args, context, fixes)
@@ -612,6 +603,16 @@ function resolveCall(raw: RawCall, context: Context): Success | Failure {
       }
     }
     args = shaped.args
+    if (isPlainObject(args)) {
+      // `"action": "scroll(down=True)"`: an action written as a call in text, read by the extractor once.
+      const call = callInText(args.action, raw, context)
+      if (call) {
+        for (const code of [call.format, ...call.fixes]) pushFix(fixes, code)
+        args.action = call.name ? { [call.name]: call.args } : call.args
+        args = (shapeMacroInput(args, tool.macro, toolName, fixes, dropped) as { args: unknown }).args
+      }
+      if (raw.before && isPlainObject(args)) liftLabelledReflection(args, raw.before, tool.macro.reflectionKeys, fixes)
+    }
   }
   // Shaping may have decoded nested JSON text: sanitise again before anything assigns its keys.
   args = sanitizeValue(args, fixes)
@@ -623,8 +624,15 @@ function resolveCall(raw: RawCall, context: Context): Success | Failure {
   return { result: { toolCall: { ...(id ? { id } : {}), name: toolName, args: checked.data }, tool, fixes, dropped } }
 }
 
+/** The first call written in `text` (pythonic, JSON, markup), unless `raw` itself was read that way: one level only. */
+function callInText(text: unknown, raw: RawCall, context: Context): ExtractedCall | undefined {
+  return typeof text === 'string' && !raw.inner ? readCalls(text, context).calls[0] : undefined
+}
+
+const readCalls = (text: string, context: Context) => extractCalls(text, { names: context.names, fieldsOf: (name) => fieldsOf(name, context) })
+
 /** `click_element_by_index({"index": 3})` called as a tool → `{ action: { click_element_by_index: { index: 3 } } }`. */
-function liftIntoShell(action: string, args: unknown, tool: Tool): Record<string, unknown> {
+function liftIntoShell(action: string, args: unknown, tool: Tool, fixes: string[]): Record<string, unknown> {
   const macro = tool.macro!
   const shell: Record<string, unknown> = {}
   if (!isPlainObject(args)) return { action: { [action]: args } }
@@ -635,7 +643,7 @@ function liftIntoShell(action: string, args: unknown, tool: Tool): Record<string
     if (macro.reflectionKeys.includes(key) && !fields.has(key)) shell[key] = args[key]
     else input[key] = args[key]
   }
-  shell.action = { [action]: input }
+  shell.action = { [action]: flatInput(input, fields, fixes) }
   return shell
 }
 

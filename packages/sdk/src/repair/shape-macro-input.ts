@@ -1,7 +1,8 @@
 import { toToolJsonSchema } from '../tool/schema'
 import type { MacroToolInfo, Tool } from '../types'
 import { decodeJsonString, isPlainObject, pairsToObject, pushFix, type JsonSchemaNode } from './coerce'
-import { discriminatorKeys, envelopeInput, envelopeName, isEnvelope, unwrapArgumentLayers } from './unwrap'
+import { matchName } from './markup-shared'
+import { discriminatorKeys, envelopeInput, envelopeName, flatInput, isEnvelope, unwrapArgumentLayers } from './unwrap'
 
 /**
  * A call found in a response that was not taken as the step.
@@ -20,8 +21,8 @@ export interface DroppedCall {
   reason: string
 }
 
-/** Keys agents use for a list of actions instead of `action`. */
-const ACTION_LIST_KEYS = ['actions', 'action_sequence', 'action_list', 'next_action', 'next_actions'] as const
+/** Keys agents use for the action or a list of actions: `action`, `actions`, `action_sequence`, `next_action` … */
+export const ACTION_KEY = /^(?:next_)?actions?(?:_sequence|_list)?$/
 
 /** The JSON Schema of a tool, or `undefined` when it cannot be derived (then no coercion happens). */
 export function safeJsonSchema(tool: Tool): JsonSchemaNode | undefined {
@@ -58,11 +59,11 @@ export type ShapeResult = { args: unknown } | { missingAction: true }
  * model did not write, except the configured `fallbackAction` (`fallback-action`).
  */
 export function shapeMacroInput(args: unknown, macro: MacroToolInfo, toolName: string, fixes: string[], dropped: DroppedCall[]): ShapeResult {
-  const { actions } = macro
+  const names = new Set(Object.keys(macro.actions))
   let value = args
   if (typeof value === 'string') {
     const text = value.trim()
-    if (Object.hasOwn(actions, text)) value = { action: text }
+    if (matchName(text, names)) value = { action: text }
     else value = decodeJsonString(text, fixes) ?? value
   }
   value = takeFirst(value, fixes, dropped, undefined)
@@ -74,31 +75,30 @@ export function shapeMacroInput(args: unknown, macro: MacroToolInfo, toolName: s
   }
   const shell: Record<string, unknown> = { ...(value as Record<string, unknown>) }
   liftNestedReflection(shell, macro.reflectionKeys, fixes)
+  // The keys beside the action and the reflection, and a record of some of them taken out of the shell.
+  const others = () => Object.keys(shell).filter((key) => key !== 'action' && !macro.reflectionKeys.includes(key))
+  const take = (keys: string[]) => {
+    const record: Record<string, unknown> = {}
+    for (const key of keys) {
+      record[key] = shell[key]
+      delete shell[key]
+    }
+    return record
+  }
   if (shell.action === undefined || shell.action === null || shell.action === '') {
     delete shell.action
-    const listKey = ACTION_LIST_KEYS.find((key) => Object.hasOwn(shell, key) && shell[key] !== null && shell[key] !== undefined)
-    const actionKeys = Object.keys(shell).filter((key) => Object.hasOwn(actions, key))
-    if (listKey) {
-      shell.action = shell[listKey]
-      delete shell[listKey]
-      pushFix(fixes, 'unwrapped-envelope')
+    const listKey = others().find((key) => ACTION_KEY.test(key) && shell[key] != null)
+    const actionKeys = others().filter((key) => matchName(key, names))
+    const moved = listKey ?? (actionKeys.length > 0 ? undefined : movedActionKey(shell, macro))
+    if (moved) {
+      shell.action = take([moved])[moved]
+      pushFix(fixes, listKey ? 'unwrapped-envelope' : 'moved-action')
     } else if (actionKeys.length > 0) {
-      const action: Record<string, unknown> = {}
-      for (const key of actionKeys) {
-        action[key] = shell[key]
-        delete shell[key]
-      }
-      shell.action = action
+      shell.action = take(actionKeys)
       pushFix(fixes, 'missing-reflection-shell')
-    } else if (flattenedAction(shell, actions)) {
+    } else if (flattenedAction(shell, names)) {
       // `{"name": "click_element_by_index", "index": 3}` at the top: the action named inside itself.
-      const action: Record<string, unknown> = {}
-      for (const key of Object.keys(shell)) {
-        if (macro.reflectionKeys.includes(key)) continue
-        action[key] = shell[key]
-        delete shell[key]
-      }
-      shell.action = action
+      shell.action = take(others())
     } else if (macro.fallbackAction) {
       shell.action = { [macro.fallbackAction.name]: macro.fallbackAction.input }
       pushFix(fixes, 'fallback-action')
@@ -107,18 +107,11 @@ export function shapeMacroInput(args: unknown, macro: MacroToolInfo, toolName: s
     }
   }
   const named = typeof shell.action === 'string' ? shell.action.trim() : ''
-  if (Object.hasOwn(actions, named)) {
+  const rest = others()
+  if (matchName(named, names) && rest.length > 0) {
     // `{"action": "input_text", "index": 4, "text": "hi"}`: the action's fields sit beside its name.
-    const input: Record<string, unknown> = {}
-    for (const key of Object.keys(shell)) {
-      if (key === 'action' || macro.reflectionKeys.includes(key)) continue
-      input[key] = shell[key]
-      delete shell[key]
-    }
-    if (Object.keys(input).length > 0) {
-      pushFix(fixes, 'flattened-action')
-      shell.action = { [named]: input }
-    }
+    pushFix(fixes, 'flattened-action')
+    shell.action = { [named]: take(rest) }
   }
   shell.action = shapeAction(shell.action, macro, shell, fixes, dropped)
   return { args: shell }
@@ -141,6 +134,26 @@ function liftNestedReflection(shell: Record<string, unknown>, reflectionKeys: re
   }
 }
 
+// A labelled line of prose: `Next goal: g`, `**Memory:** m`, `- Evaluation: ok`.
+const LABELLED_LINE = /^[ \t]*[^\w\s]{0,3}[ \t]*([A-Za-z][\w \t-]{0,40}?)[ \t]*[^\w\s:]{0,3}:[^\w\s]{0,3}[ \t]*(.+)/gm
+
+/**
+ * Reflection written as labelled prose before the call (`Memory: m\nNext goal: g\nAction: {…}`) goes
+ * into the shell, never over reflection the input carries. A label is a reflection key once written
+ * in snake case (`Next goal` → `next_goal`), or the first words of exactly one (`Evaluation` →
+ * `evaluation_previous_goal`, while `Next step` is none).
+ */
+export function liftLabelledReflection(shell: Record<string, unknown>, text: string, reflectionKeys: readonly string[], fixes: string[]): void {
+  for (const [, label, value] of text.matchAll(LABELLED_LINE)) {
+    const words = label!.trim().toLowerCase().replace(/[\s-]+/g, '_')
+    const keys = reflectionKeys.filter((key) => `${key}_`.startsWith(`${words}_`))
+    const key = keys.includes(words) ? words : keys.length === 1 ? keys[0]! : undefined
+    if (key === undefined || shell[key] !== undefined) continue
+    shell[key] = value!.trim()
+    pushFix(fixes, 'moved-reflection')
+  }
+}
+
 /** The first element of a non-empty array (the rest dropped), or the value itself. */
 function takeFirst(value: unknown, fixes: string[], dropped: DroppedCall[], name: string | undefined): unknown {
   if (!Array.isArray(value) || value.length === 0) return value
@@ -153,21 +166,40 @@ function takeFirst(value: unknown, fixes: string[], dropped: DroppedCall[], name
  * The action a flat record names under a discriminator-shaped key (`name`, `type`, `action_type`,
  * `kind` …): only an exact action name counts, so `"type": "function"` never picks one.
  */
-function flattenedAction(record: Record<string, unknown>, actions: Readonly<Record<string, Tool>>): { key: string; name: string } | undefined {
+function flattenedAction(record: Record<string, unknown>, names: ReadonlySet<string>): string | undefined {
   for (const key of discriminatorKeys(record)) {
-    const name = (record[key] as string).trim()
-    if (Object.hasOwn(actions, name)) return { key, name }
+    const name = matchName(record[key] as string, names)
+    if (name) return name
   }
   return undefined
 }
 
+/** A record that names exactly one action by a key (reflection may sit beside it), or a list of such. */
+function isActionShaped(value: unknown, macro: MacroToolInfo, names: ReadonlySet<string>): boolean {
+  if (Array.isArray(value)) return value.length > 0 && value.every((item) => isActionShaped(item, macro, names))
+  if (!isPlainObject(value)) return false
+  const keys = Object.keys(value).filter((key) => !macro.reflectionKeys.includes(key))
+  return keys.length === 1 && matchName(keys[0]!, names) !== undefined
+}
+
+/**
+ * `{"next_action": {"scroll": {…}}}`: with no `action`, the one key beside the reflection whose value
+ * is an action (or a list of them) holds the action. Two such keys, or none, and nothing is guessed.
+ */
+export function movedActionKey(record: Record<string, unknown>, macro: MacroToolInfo): string | undefined {
+  const names = new Set(Object.keys(macro.actions))
+  const keys = Object.keys(record).filter((key) => key !== 'action' && !macro.reflectionKeys.includes(key) && isActionShaped(record[key], macro, names))
+  return keys.length === 1 ? keys[0] : undefined
+}
+
 function shapeAction(action: unknown, macro: MacroToolInfo, shell: Record<string, unknown>, fixes: string[], dropped: DroppedCall[]): unknown {
   const { actions } = macro
+  const names = new Set(Object.keys(actions))
   let value = action
   for (let round = 0; round < 4; round++) {
     if (typeof value === 'string') {
       const text = value.trim()
-      if (Object.hasOwn(actions, text)) {
+      if (matchName(text, names)) {
         pushFix(fixes, 'bare-action-name')
         value = { [text]: {} }
         break
@@ -185,38 +217,39 @@ function shapeAction(action: unknown, macro: MacroToolInfo, shell: Record<string
     break
   }
   if (!isPlainObject(value)) return value
-  const envelope = isEnvelope(value) ? envelopeName(value)?.trim() : undefined
-  if (envelope !== undefined && Object.hasOwn(actions, envelope)) {
-    const name = envelope
+  const envelope = isEnvelope(value) ? envelopeName(value)!.trim() : ''
+  const enveloped = matchName(envelope, names)
+  if (enveloped) {
     pushFix(fixes, 'unwrapped-envelope')
-    value = { [name]: envelopeInput(value, fieldNames(safeJsonSchema(actions[name]!))) ?? {} }
+    value = { [envelope]: envelopeInput(value, fieldNames(safeJsonSchema(actions[enveloped]!))) ?? {} }
   }
   let record = value as Record<string, unknown>
-  let actionKeys = Object.keys(record).filter((key) => Object.hasOwn(actions, key))
-  if (actionKeys.length === 0) {
-    const flattened = flattenedAction(record, actions)
-    if (!flattened) return record
-    const named = flattened.name
+  if (!Object.keys(record).some((key) => matchName(key, names))) {
+    const named = flattenedAction(record, names)
+    if (!named) return record
     // `{"type": "click_element_by_index", "index": 3}`: the fields beside the name are the input.
     const input: Record<string, unknown> = {}
-    const namingKeys = new Set(discriminatorKeys(record).filter((key) => (record[key] as string).trim() === named))
+    const namingKeys = new Set(discriminatorKeys(record).filter((key) => matchName(record[key] as string, names) === named))
     for (const key of Object.keys(record)) if (!namingKeys.has(key)) input[key] = record[key]
     pushFix(fixes, 'flattened-action')
-    record = { [named]: input }
-    actionKeys = [named]
+    record = { [named]: flatInput(input, fieldNames(safeJsonSchema(actions[named]!)), fixes) }
   }
+  // Action keys as the model spelled them, each with the action it means (`Scroll`, `input-text`).
+  const found: Array<[key: string, name: string]> = []
   for (const key of Object.keys(record)) {
-    if (Object.hasOwn(actions, key)) continue
-    if (macro.reflectionKeys.includes(key) && shell[key] === undefined) {
+    const name = matchName(key, names)
+    if (name) found.push([key, name])
+    else if (macro.reflectionKeys.includes(key) && shell[key] === undefined) {
       shell[key] = record[key]
       pushFix(fixes, 'moved-reflection')
     } else {
       pushFix(fixes, 'dropped-unknown-keys')
     }
   }
-  const [first, ...rest] = actionKeys
-  for (const extra of rest) dropped.push({ name: extra, args: record[extra], reason: 'extra' })
-  return { [first!]: shapeActionInput(actions[first!]!, record[first!], fixes) }
+  const [[key, name], ...rest] = found as [[string, string], ...Array<[string, string]>]
+  if (key !== name) pushFix(fixes, 'normalized-tool-name')
+  for (const [extra] of rest) dropped.push({ name: extra, args: record[extra], reason: 'extra' })
+  return { [name]: shapeActionInput(actions[name]!, record[key], fixes) }
 }
 
 /** Fixes one action's input: JSON text, empty values, name/value pairs, a one-element array, a bare value. */

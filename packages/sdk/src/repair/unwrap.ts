@@ -14,6 +14,10 @@ export interface RawCall {
    * takes the record itself (`{"name": "move", "position": {…}}` is `move({position})`).
    */
   byRole?: { key: string; record: Record<string, unknown> }
+  /** The text before the call (labelled reflection may sit there: `Memory: …`). */
+  before?: string
+  /** Read from text found where arguments or an action were due: not read as text again. */
+  inner?: boolean
 }
 
 // Envelope keys are recognised by their shape, not from a list, so wrappers nobody listed still
@@ -226,7 +230,21 @@ export function unwrapArgumentLayers(args: unknown, fieldNames: ReadonlySet<stri
   return current
 }
 
-function isFieldsOnly(record: Record<string, unknown>, fieldNames: ReadonlySet<string>): boolean {
+/**
+ * The input of a flat record once its name is taken out: the record, unless none of its keys is a
+ * field and exactly one object in it holds nothing but fields — then that object, as the envelope
+ * reading takes it (`{"jsonrpc": "2.0", "id": 1, "method": "scroll", "params": {"down": true}}`).
+ */
+export function flatInput(record: Record<string, unknown>, fieldNames: ReadonlySet<string>, fixes: string[]): Record<string, unknown> {
+  const keys = Object.keys(record)
+  const inner = keys.filter((key) => isPlainObject(record[key]) && isFieldsOnly(record[key] as Record<string, unknown>, fieldNames))
+  if (inner.length !== 1 || keys.some((key) => fieldNames.has(key))) return record
+  pushFix(fixes, 'unwrapped-envelope')
+  return record[inner[0]!] as Record<string, unknown>
+}
+
+/** A non-empty record whose every key is one of `fieldNames`. */
+export function isFieldsOnly(record: Record<string, unknown>, fieldNames: ReadonlySet<string>): boolean {
   const keys = Object.keys(record)
   return keys.length > 0 && keys.every((key) => fieldNames.has(key))
 }
