@@ -528,7 +528,7 @@ function resolveCall(raw: RawCall, context: Context): Success | Failure {
     // `"arguments": "scroll(down=True)"`: a call written as text, taken when it is a call of this tool.
     const call = pairs ? undefined : callInText(decoded.unparseable, raw, context)
     if (call && (!call.name || !name || findTool(call.name, context)?.toolName === findTool(name, context)?.toolName)) {
-      return resolveCall({ name: call.name ?? name, args: call.args, fixes: [...fixes, call.format, ...call.fixes], inner: true }, context)
+      return resolveCall({ ...raw, name: call.name ?? name, args: call.args, fixes: [...fixes, call.format, ...call.fixes], inner: true }, context)
     }
     if (!pairs) return { rank: name && findTool(name, context) ? Rank.Invalid : Rank.NoTool, message: `The arguments of "${name ?? 'the call'}" are not JSON: ${previewValue(decoded.unparseable)}.` }
     decoded = { value: pairs }

@@ -167,11 +167,7 @@ function takeFirst(value: unknown, fixes: string[], dropped: DroppedCall[], name
  * `kind` …): only an exact action name counts, so `"type": "function"` never picks one.
  */
 function flattenedAction(record: Record<string, unknown>, names: ReadonlySet<string>): string | undefined {
-  for (const key of discriminatorKeys(record)) {
-    const name = matchName(record[key] as string, names)
-    if (name) return name
-  }
-  return undefined
+  return discriminatorKeys(record).find((key) => matchName(record[key] as string, names))
 }
 
 /** A record that names exactly one action by a key (reflection may sit beside it), or a list of such. */
@@ -225,14 +221,16 @@ function shapeAction(action: unknown, macro: MacroToolInfo, shell: Record<string
   }
   let record = value as Record<string, unknown>
   if (!Object.keys(record).some((key) => matchName(key, names))) {
-    const named = flattenedAction(record, names)
-    if (!named) return record
+    const key = flattenedAction(record, names)
+    if (!key) return record
+    const written = record[key] as string
+    const named = matchName(written, names)!
     // `{"type": "click_element_by_index", "index": 3}`: the fields beside the name are the input.
     const input: Record<string, unknown> = {}
-    const namingKeys = new Set(discriminatorKeys(record).filter((key) => matchName(record[key] as string, names) === named))
-    for (const key of Object.keys(record)) if (!namingKeys.has(key)) input[key] = record[key]
+    const namingKeys = new Set(discriminatorKeys(record).filter((other) => matchName(record[other] as string, names) === named))
+    for (const other of Object.keys(record)) if (!namingKeys.has(other)) input[other] = record[other]
     pushFix(fixes, 'flattened-action')
-    record = { [named]: flatInput(input, fieldNames(safeJsonSchema(actions[named]!)), fixes) }
+    record = { [written.trim()]: flatInput(input, fieldNames(safeJsonSchema(actions[named]!)), fixes) }
   }
   // Action keys as the model spelled them, each with the action it means (`Scroll`, `input-text`).
   const found: Array<[key: string, name: string]> = []

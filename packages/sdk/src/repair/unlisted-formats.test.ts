@@ -238,3 +238,184 @@ describe('repairToolCall on formats beyond the field guide', () => {
     expect(scalingRatio(run(stairs(50_000)), run(stairs(5_000)))).toBeLessThan(30)
   })
 })
+
+// Second round of general mechanisms: action names spelled loosely wherever an action is named, the
+// action under a key of the model's own, a call written as text where an action or arguments were
+// due, labelled lines (`✿FUNCTION✿:`/`✿ARGS✿:`, `Action Input: key=value`), an argument object
+// beside the name inside a flat record, and reflection written as labelled prose.
+describe('repairToolCall, second round', () => {
+  const actionOf = (content: string, tools: ToolSet = macro) => (read(content, tools).toolCall.args as { action: unknown }).action
+  const native = (name: string, args: string) => ({ role: 'assistant' as const, content: null, tool_calls: [{ id: 'c', type: 'function' as const, function: { name, arguments: args } }] })
+
+  describe('action names spelled loosely', () => {
+    it.each([
+      ['a capitalised key of action', '{"action": {"Scroll": {"down": true}}}', SCROLL],
+      ['a kebab-case key of action', '{"action": {"input-text": {"index": 3, "text": "hi"}}}', INPUT_TEXT],
+      ['a camelCase key of action', '{"action": {"inputText": {"index": 3, "text": "hi"}}}', INPUT_TEXT],
+      ['a namespaced key of action', '{"action": {"functions.scroll": {"down": true}}}', SCROLL],
+      ['a key of an action list', '{"actions": [{"INPUT_TEXT": {"index": 3, "text": "hi"}}]}', INPUT_TEXT],
+      ['an action key without the shell', '{"memory": "m", "Input Text": {"index": 3, "text": "hi"}}', INPUT_TEXT],
+      ['a discriminator', '{"action": {"type": "Input Text", "index": 3, "text": "hi"}}', INPUT_TEXT],
+      ['the name of an envelope in action', '{"action": {"name": "input-text", "arguments": {"index": 3, "text": "hi"}}}', INPUT_TEXT],
+      ['a bare action name beside its fields', '{"action": "Scroll", "down": true}', SCROLL],
+    ])('should read %s', (_name, content, action) => {
+      const { toolCall, fixes } = read(content)
+      expect((toolCall.args as { action: unknown }).action).toEqual(action)
+      expect(fixes).toContain('normalized-tool-name')
+    })
+
+    it('should read a loosely spelled tool name used as the key of its input', () => {
+      const tools = { scroll: actions.scroll, done: actions.done }
+      const { toolCall, fixes } = read('{"Scroll": {"down": true}}', tools, undefined)
+      expect(toolCall).toEqual({ name: 'scroll', args: { down: true, num_pages: 1 } })
+      expect(fixes).toEqual(expect.arrayContaining(['tool-name-as-key', 'normalized-tool-name']))
+    })
+
+    it('should match no action when a spelling fits two of them', () => {
+      const click = defineTool({ inputSchema: z.object({ index: z.number() }) })
+      const tools = { AgentOutput: createMacroTool({ click_element: click, clickElement: click, done: actions.done }) }
+      const error = escapeError(() => read('{"action": {"click-element": {"index": 3}}}', tools))
+      expect(error.type).toBe('invalid_tool_args')
+      expect(error.message).toContain('unknown action "click-element"')
+      // Each exact spelling still names its own action.
+      expect(actionOf('{"action": {"clickElement": {"index": 3}}}', tools)).toEqual({ clickElement: { index: 3 } })
+    })
+  })
+
+  describe('the action under a key of the model’s own', () => {
+    it.each([
+      ['next_action', '{"next_action": {"scroll": {"down": true}}}'],
+      ['a key of any name beside the reflection', '{"next_goal": "g", "step": {"scroll": {"down": true}}}'],
+      ['a list under a key of any name', '{"plan": [{"scroll": {"down": true}}, {"done": {"text": "x"}}]}'],
+      ['a loosely spelled action under a key of any name', '{"todo": {"Scroll": {"down": true}}}'],
+    ])('should read the action under %s', (_name, content) => {
+      expect(actionOf(content)).toEqual(SCROLL)
+    })
+
+    it('should keep the reflection and report moved-action, the rest of a list dropped', () => {
+      const { toolCall, fixes, dropped } = read('{"memory": "m", "plan": [{"scroll": {"down": true}}, {"done": {"text": "x"}}]}')
+      expect(toolCall.args).toEqual({ memory: 'm', action: SCROLL })
+      expect(fixes).toContain('moved-action')
+      expect(dropped).toEqual([{ args: { done: { text: 'x' } }, reason: 'extra' }])
+    })
+
+    it.each([
+      ['two keys that each hold an action', '{"step": {"scroll": {"down": true}}, "then": {"done": {"text": "x"}}}'],
+      ['a key whose value names no action', '{"next_goal": "g", "notes": {"page": "long"}}'],
+      ['a key whose value names an action among other keys', '{"next_goal": "g", "state": {"scroll": {"down": true}, "url": "https://x"}}'],
+    ])('should not guess an action from %s', (_name, content) => {
+      expect(['no_tool_call', 'invalid_tool_args']).toContain(escapeError(() => read(content)).type)
+      expect(escapeError(() => read(content)).message).not.toContain('AgentOutput.action.')
+    })
+  })
+
+  describe('a call written as text where an action or arguments were due', () => {
+    it.each([
+      ['a pythonic call', '{"next_goal": "g", "action": "scroll(down=True)"}', { next_goal: 'g', action: SCROLL }, 'tool-markup:pythonic'],
+      ['Hermes markup', '{"memory": "m", "action": "<tool_call>{\\"name\\": \\"input_text\\", \\"arguments\\": {\\"index\\": 3, \\"text\\": \\"hi\\"}}</tool_call>"}', { memory: 'm', action: INPUT_TEXT }, 'tool-markup:hermes'],
+      ['JSON after prose', '{"next_goal": "g", "action": "I will scroll: {\\"scroll\\": {\\"down\\": true}}"}', { next_goal: 'g', action: SCROLL }, 'content-json'],
+    ])('should read %s in the action slot, keeping the reflection', (_name, content, args, fix) => {
+      const { toolCall, fixes } = read(content)
+      expect(toolCall.args).toEqual(args)
+      expect(fixes).toContain(fix)
+    })
+
+    it('should read a call written as the whole arguments of a native call', () => {
+      expect(repairToolCall(native('AgentOutput', 'scroll(down=True)'), macro).toolCall.args).toEqual({ action: SCROLL })
+      const tools = { input_text: actions.input_text, done: actions.done }
+      expect(repairToolCall(native('input_text', 'input_text(index=3, text="hi")'), tools).toolCall).toEqual({ id: 'c', name: 'input_text', args: { index: 3, text: 'hi' } })
+    })
+
+    it('should not switch tools when the arguments spell a call of another tool', () => {
+      const tools = { scroll: actions.scroll, done: actions.done }
+      expect(escapeError(() => repairToolCall(native('done', 'scroll(down=True)'), tools)).type).toBe('invalid_tool_args')
+    })
+
+    it('should keep the error for a call string naming an unknown action', () => {
+      const error = escapeError(() => read('{"next_goal": "g", "action": "click(index=3)"}'))
+      expect(error.type).toBe('invalid_tool_args')
+      expect(error.message).toContain('unknown action "click"')
+    })
+
+    it('should read text as a call only once, not text inside that call again', () => {
+      const error = escapeError(() => repairToolCall(native('AgentOutput', `AgentOutput(action="scroll(down=True)")`), macro))
+      expect(error.type).toBe('invalid_tool_args')
+    })
+  })
+
+  describe('a name line followed by an arguments line', () => {
+    it.each([
+      ['Qwen-Agent', '✿FUNCTION✿: scroll\n✿ARGS✿: {"down": true}', SCROLL],
+      ['Qwen-Agent with a result line', '✿FUNCTION✿: input_text\n✿ARGS✿: {"index": 3, "text": "hi"}\n✿RESULT✿: typed', INPUT_TEXT],
+      ['ReAct with key=value input', 'Thought: go\nAction: scroll\nAction Input: down=true', SCROLL],
+      ['bold labels with key=value input', '**Action:** input_text\n**Action Input:** index=3, text="hi"', INPUT_TEXT],
+      ['a heading label and an Arguments line', '### Tool: scroll\nArguments: {"down": true}', SCROLL],
+    ])('should read %s', (_name, content, action) => {
+      const { toolCall, fixes } = read(content)
+      expect((toolCall.args as { action: unknown }).action).toEqual(action)
+      expect(fixes).toContain('tool-markup:react')
+    })
+
+    it.each([
+      ['prose naming an action', 'Next step: scroll down'],
+      ['an arguments line that does not follow the name', '✿FUNCTION✿: scroll\nI should go further down.\n✿ARGS✿: down=true'],
+      ['key=value input with a key the action does not have', 'Thought: go\nAction: scroll\nAction Input: speed=fast'],
+      ['a wrapped label naming an unknown tool', '✿FUNCTION✿: search\n✿ARGS✿: {"down": true}'],
+    ])('should not turn %s into a call', (_name, content) => {
+      expect(escapeError(() => read(content)).type).toBe('no_tool_call')
+    })
+  })
+
+  describe('an argument object beside the name in a flat record', () => {
+    it('should read a JSON-RPC request as the call it names', () => {
+      const { toolCall, fixes } = read('{"jsonrpc": "2.0", "id": 1, "method": "scroll", "params": {"down": true}}')
+      expect((toolCall.args as { action: unknown }).action).toEqual(SCROLL)
+      expect(fixes).toEqual(expect.arrayContaining(['flattened-action', 'unwrapped-envelope']))
+      const tools = { scroll: actions.scroll, done: actions.done }
+      expect(read('{"jsonrpc": "2.0", "id": 1, "method": "scroll", "params": {"down": true}}', tools, undefined).toolCall).toEqual({ name: 'scroll', args: { down: true, num_pages: 1 } })
+    })
+
+    it('should read the argument object of a flat record in the action slot', () => {
+      expect(actionOf('{"action": {"type": "input_text", "id": 7, "payload": {"index": 3, "text": "hi"}}}')).toEqual(INPUT_TEXT)
+    })
+
+    it('should keep an object that is a field of the action as that field', () => {
+      const move = defineTool({ inputSchema: z.object({ position: z.object({ x: z.number(), y: z.number() }) }) })
+      const tools = { AgentOutput: createMacroTool({ move, done: actions.done }) }
+      expect(actionOf('{"action": {"type": "move", "id": 1, "position": {"x": 1, "y": 2}}}', tools)).toEqual({ move: { position: { x: 1, y: 2 } } })
+    })
+
+    it('should not take an object holding a key the action does not have', () => {
+      const error = escapeError(() => read('{"jsonrpc": "2.0", "method": "scroll", "params": {"down": true, "speed": 2}}'))
+      expect(error.type).toBe('invalid_tool_args')
+    })
+  })
+
+  describe('reflection written as labelled prose before the call', () => {
+    it.each([
+      ['ReAct', 'Evaluation: ok\nMemory: m\nNext goal: g\nAction: {"scroll": {"down": true}}', { evaluation_previous_goal: 'ok', memory: 'm', next_goal: 'g', action: SCROLL }],
+      ['markdown labels before markup', '**Memory:** m\n- Next goal: g\n<tool_call>{"name": "scroll", "arguments": {"down": true}}</tool_call>', { memory: 'm', next_goal: 'g', action: SCROLL }],
+      ['snake-case labels before JSON', 'next_goal: g\n```json\n{"action": {"scroll": {"down": true}}}\n```', { next_goal: 'g', action: SCROLL }],
+    ])('should lift the reflection of %s', (_name, content, args) => {
+      const { toolCall, fixes } = read(content)
+      expect(toolCall.args).toEqual(args)
+      expect(fixes).toContain('moved-reflection')
+    })
+
+    it('should never overwrite reflection the JSON carries', () => {
+      expect(read('Memory: from the prose\n{"memory": "from the JSON", "action": {"scroll": {"down": true}}}').toolCall.args).toEqual({ memory: 'from the JSON', action: SCROLL })
+    })
+
+    it('should take only labels that are a reflection key or the first words of exactly one', () => {
+      expect(read('Next step: scroll\nGoal: g\nAction: {"scroll": {"down": true}}').toolCall.args).toEqual({ action: SCROLL })
+      const reflection = z.object({ next_goal: z.string().optional(), next_step: z.string().optional() })
+      const tools = { AgentOutput: createMacroTool(actions, { reflection }) }
+      expect(read('Next: g\nNext step: s\nAction: {"scroll": {"down": true}}', tools).toolCall.args).toEqual({ next_step: 's', action: SCROLL })
+    })
+
+    it('should leave a plain tool’s input alone', () => {
+      const tools = { scroll: actions.scroll, done: actions.done }
+      expect(read('Memory: m\nAction: scroll\nAction Input: {"down": true}', tools, undefined).toolCall.args).toEqual({ down: true, num_pages: 1 })
+    })
+  })
+})
