@@ -36,8 +36,8 @@ const untouched = (model: string): AdapterRequestCase => ({
 
 testAdapter(openaiAdapter(), {
   // The default adapter runs last for every model, but matches (and is reported for) GPTs only.
-  matches: ['gpt-4.1', 'openai/GPT-5.2-chat', 'chatgpt-4o-latest', { model: 'openai/gpt-5-mini', baseURL: 'https://openrouter.ai/api/v1' }],
-  rejects: ['llama-3.3-70b', 'Qwen/Qwen3-Max', 'gpt-oss-120b', { model: 'anthropic/claude-sonnet-4.5', baseURL: 'https://openrouter.ai/api/v1' }],
+  matches: ['gpt-4.1', 'openai/GPT-5.2-chat', 'chatgpt-4o-latest', 'o3-mini', 'o1', { model: 'openai/gpt-5-mini', baseURL: 'https://openrouter.ai/api/v1' }],
+  rejects: ['llama-3.3-70b', 'Qwen/Qwen3-Max', 'gpt-oss-120b', 'olmo-2-13b', 'openchat-3.5', { model: 'anthropic/claude-sonnet-4.5', baseURL: 'https://openrouter.ai/api/v1' }],
   requests: [
     minimal('gpt-5'),
     minimal('gpt-5-mini'),
@@ -63,7 +63,17 @@ testAdapter(openaiAdapter(), {
     noEffort('gpt-4o', {}, ['verbosity']),
     noEffort('chatgpt-4o-latest', {}, ['verbosity']),
     untouched('qwen3-max'),
-    untouched('o3-mini'),
+    {
+      name: 'o3-mini gets no parallel_tool_calls, no temperature, and its token limit as max_completion_tokens',
+      model: 'o3-mini',
+      temperature: 0.3,
+      before: { max_tokens: 500 },
+      after: { max_completion_tokens: 500 },
+      absent: ['parallel_tool_calls', 'temperature', 'max_tokens', 'verbosity'],
+    },
+    { name: 'o4-mini (dated) keeps an effort the user set', model: 'o4-mini-2025-04-16', before: { reasoning_effort: 'low' }, after: { reasoning_effort: 'low' }, absent: ['parallel_tool_calls'] },
+    { name: 'gpt-5 gets its token limit as max_completion_tokens', model: 'gpt-5-mini', before: { max_tokens: 800 }, after: { max_completion_tokens: 800, reasoning_effort: 'minimal' }, absent: ['max_tokens'] },
+    { name: 'gpt-4.1 keeps max_tokens', model: 'gpt-4.1', before: { max_tokens: 800 }, after: { max_tokens: 800 }, absent: ['max_completion_tokens'] },
     untouched('gpt-oss-120b'),
     untouched('claude-sonnet-4.5'),
     { name: 'a GPT keeps the temperature the user set', model: 'gpt-4.1', temperature: 0.2, after: { temperature: 0.2 } },

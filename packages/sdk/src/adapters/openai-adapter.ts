@@ -2,7 +2,10 @@ import type { FinishClass } from '../types'
 import type { Adapter } from './types'
 
 // Matched on the normalised name (dots removed): 'gpt-5.2-2026-01-15' arrives as 'gpt-52-2026-01-15'.
-const GPT = /^(gpt-|chatgpt-)/
+// The o-series (o1, o3, o3-mini, o4-mini, …) is OpenAI's too.
+const GPT = /^(gpt-|chatgpt-|o\d)/
+/** o-series reasoning models reject `parallel_tool_calls`, any `temperature` and `max_tokens`. */
+const O_SERIES = /^o\d/
 // Open-weight gpt-oss models are served by vLLM, Groq, … with their own reasoning knobs: not ours to patch.
 const GPT_OSS = /^gpt-oss/
 const GPT_5 = /^gpt-5/
@@ -48,6 +51,16 @@ export function openaiAdapter(): Adapter {
     patchRequest(body, context) {
       const id = context.modelId
       if (!GPT.test(id) || GPT_OSS.test(id)) return
+      // Reasoning models count output tokens as `max_completion_tokens` and refuse `max_tokens`.
+      if ((GPT_5.test(id) || O_SERIES.test(id)) && body.max_tokens !== undefined && body.max_completion_tokens === undefined) {
+        body.max_completion_tokens = body.max_tokens
+        delete body.max_tokens
+      }
+      if (O_SERIES.test(id)) {
+        delete body.parallel_tool_calls
+        delete body.temperature
+        return
+      }
       if (GPT_5.test(id) && body.verbosity === undefined) body.verbosity = 'low'
       if (CHAT_LATEST.test(id)) {
         delete body.reasoning_effort

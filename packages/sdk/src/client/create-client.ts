@@ -72,6 +72,7 @@ export function createClient(config: ClientConfig): Client {
     adapterNames: Object.freeze(matchedAdapterNames(chain, match)),
     responseChain: responseOrder(chain),
     events,
+    fieldChanges: [],
   }
   const onRetry = (info: ClientEvents['retry']) => events.emit('retry', info)
   return {

@@ -8,6 +8,7 @@ import { repairToolCall } from '../repair/repair-tool-call'
 import { scanJson } from '../repair/scan-json'
 import { abortReason, type ResolvedRetryOptions } from '../retry/with-retry'
 import type { ChatMessage, ChatRequest, ChatResponse, ClientEvents, FinishClass, InvokeResult, ToolExecuteContext, ToolSet, Usage } from '../types'
+import { applyFieldChange, describeFieldChange, findFieldChange, type FieldChange } from './adapt-to-rejected-field'
 import { assertInvokeInput, buildRequest } from './build-request'
 import type { ClientConfig } from './config'
 
@@ -45,6 +46,8 @@ export interface ClientState {
   /** `chain` in response order: providers, then models, then the default. */
   responseChain: Adapter[]
   events: Emitter<ClientEvents>
+  /** Fields servers rejected on earlier steps: every later request is sent without them. */
+  fieldChanges: FieldChange[]
 }
 
 /** Everything one step needs after its request is built. */
@@ -58,6 +61,10 @@ export interface StepState {
   /** The body as reported back to the caller: the API key, if echoed anywhere, redacted. */
   rawRequest: ChatRequest
   fixes: string[]
+  /** Codes of the request changes a rejection forced (`dropped-parameter:x`): reported on every attempt. */
+  requestFixes: string[]
+  /** Fields the caller's `transformRequestBody` set: never dropped, whatever the server says. */
+  kept: ReadonlySet<string>
   signal?: AbortSignal
 }
 
@@ -106,10 +113,19 @@ export function prepareStep(client: ClientState, messages: ChatMessage[], tools:
     const patch = adapter.patchRequest
     if (patch) body = runHook(adapter, 'patchRequest', () => patch.call(adapter, body, context)) ?? body
   }
+  const requestFixes: string[] = []
+  for (const change of client.fieldChanges) {
+    const changed = applyFieldChange(body, change)
+    if (changed !== body) requestFixes.push(describeFieldChange(change))
+    body = changed
+  }
   const transform = config.transformRequestBody
+  let kept: ReadonlySet<string> = NONE
   if (transform) {
+    const before = snapshotFields(body)
     try {
       body = transform(body) ?? body
+      kept = changedFields(before, body)
     } catch (cause) {
       if (isInvokeError(cause)) throw cause
       throw new InvokeError('config_error', `transformRequestBody threw: ${cause instanceof Error ? cause.message : String(cause)}`, { cause, retryable: false })
@@ -118,18 +134,66 @@ export function prepareStep(client: ClientState, messages: ChatMessage[], tools:
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new InvokeError('config_error', `transformRequestBody (or an adapter's patchRequest) returned ${Array.isArray(body) ? 'an array' : typeof body} instead of the request body object. Mutate the body and return nothing, or return a new body object.`)
   }
+  const step = { client, context, tools, fixes, requestFixes, kept } as StepState
+  setBody(step, body)
+  if (options.signal) step.signal = options.signal
+  return step
+}
+
+const NONE: ReadonlySet<string> = new Set()
+
+/** The top-level fields of a body as JSON, to see afterwards which ones a hook set. */
+function snapshotFields(body: ChatRequest): Map<string, string | undefined> {
+  const fields = new Map<string, string | undefined>()
+  for (const key of Object.keys(body)) if (key !== 'messages' && key !== 'tools') fields.set(key, safeStringify(body[key]))
+  return fields
+}
+
+function changedFields(before: Map<string, string | undefined>, body: unknown): ReadonlySet<string> {
+  if (typeof body !== 'object' || body === null) return NONE
+  const record = body as Record<string, unknown>
+  return new Set(Object.keys(record).filter((key) => key !== 'messages' && key !== 'tools' && before.get(key) !== safeStringify(record[key])))
+}
+
+function safeStringify(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value)
+  } catch {
+    return undefined
+  }
+}
+
+/** Sets the body a step sends, with its serialised payload and the redacted copy reported back. */
+function setBody(step: StepState, body: ChatRequest): void {
   let payload: string
   try {
     payload = JSON.stringify(body)
   } catch (cause) {
     throw new InvokeError('config_error', 'The request body cannot be serialised to JSON (a circular structure or a BigInt in messages or a hook\'s output).', { cause })
   }
-  const apiKey = config.apiKey
-  const redacted = redact(payload, apiKey)
-  const rawRequest = redacted === payload ? body : (JSON.parse(redacted) as ChatRequest)
-  const step: StepState = { client, context, tools, body, payload, rawRequest, fixes }
-  if (options.signal) step.signal = options.signal
-  return step
+  const redacted = redact(payload, step.client.config.apiKey)
+  step.body = body
+  step.payload = payload
+  step.rawRequest = redacted === payload ? body : (JSON.parse(redacted) as ChatRequest)
+}
+
+// A server may reject one field after another (`parallel_tool_calls`, then `reasoning_effort`):
+// a step adapts at most this many times before the error stands.
+const MAX_FIELD_CHANGES = 4
+
+/**
+ * Adapts the step to a 400/422 that names a field the server does not take: the field is dropped
+ * (or renamed, or a named tool_choice becomes 'required') for this request and every later one of
+ * the client. Returns whether the request should be sent again.
+ */
+function adaptToRejection(step: StepState, error: unknown): boolean {
+  if (!isInvokeError(error) || step.requestFixes.length >= MAX_FIELD_CHANGES) return false
+  const change = findFieldChange(step.body, error, step.kept)
+  if (!change) return false
+  setBody(step, applyFieldChange(step.body, change))
+  step.requestFixes.push(describeFieldChange(change))
+  if (!step.client.fieldChanges.some((known) => known.field === change.field && known.required === change.required)) step.client.fieldChanges.push(change)
+  return true
 }
 
 const noop = () => {}
@@ -509,15 +573,21 @@ export function ensureInvokeError(error: unknown, signal: AbortSignal | undefine
  * caller's abort escapes.
  */
 export async function runAttempt(step: StepState, attempt: number, read: (sent: SentRequest) => Promise<ChatResponse>): Promise<InvokeResult> {
-  step.fixes.length = 0
   let parsed: ChatResponse
-  try {
-    parsed = await read(await sendRequest(step, attempt))
-  } catch (error) {
-    const recovered = failedGenerationResponse(error)
-    if (!recovered) throw ensureInvokeError(error, step.signal)
-    step.fixes.push('failed-generation')
-    parsed = recovered
+  for (;;) {
+    step.fixes.length = 0
+    step.fixes.push(...step.requestFixes)
+    try {
+      parsed = await read(await sendRequest(step, attempt))
+      break
+    } catch (error) {
+      if (adaptToRejection(step, error)) continue
+      const recovered = failedGenerationResponse(error)
+      if (!recovered) throw ensureInvokeError(error, step.signal)
+      step.fixes.push('failed-generation')
+      parsed = recovered
+      break
+    }
   }
   try {
     return await completeStep(step, parsed, attempt)

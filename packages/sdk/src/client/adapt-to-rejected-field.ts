@@ -1,0 +1,79 @@
+import type { InvokeError } from '../errors/invoke-error'
+import type { ChatRequest } from '../types'
+
+/**
+ * A change to every later request of a client, learnt from a server that rejected a field of the
+ * request: drop the field, send it under the name the server asked for, or (for a named
+ * `tool_choice`) ask for any tool instead.
+ */
+export interface FieldChange {
+  field: string
+  /** Send the value under this name instead (`max_tokens` → `max_completion_tokens`). */
+  rename?: string
+  /** Replace a named `tool_choice` with `'required'` rather than dropping it. */
+  required?: true
+}
+
+// Without these there is no request to make: a server that rejects them is not one to adapt to.
+const ESSENTIAL = new Set(['model', 'messages', 'tools', 'stream'])
+// How servers say they do not take a field: OpenAI ("Unsupported parameter", "is not supported with
+// this model"), Azure ("Unrecognized request argument supplied"), pydantic behind vLLM and others
+// ("Extra inputs are not permitted"), Google ("Unknown name … Cannot find field"), Python servers
+// ("unexpected keyword argument").
+const REJECTED = /unsupported|not supported|unrecogni[sz]ed|unknown (?:name|field|parameter|argument)|extra (?:inputs?|fields?)|not permitted|not allowed|does(?: not|n't) support|unexpected (?:keyword )?argument|cannot find field|invalid (?:parameter|field)/i
+const INSTEAD = /\buse\s+['"`]?(\w+)['"`]?\s+instead/i
+
+/**
+ * The change a 400/422 asks for, when it says which top-level field of `body` the server does not
+ * take (its `param`, pydantic's `loc`, or the one field the message names), that field is neither
+ * essential nor one of `kept` (the fields the caller's `transformRequestBody` set: its word is
+ * last), and the message reads as a refusal of the field rather than of its value's size.
+ *
+ * @example
+ * ```ts
+ * findFieldChange({ model: 'o3-mini', messages, tools, parallel_tool_calls: false }, error)
+ * // { field: 'parallel_tool_calls' } for "Unsupported parameter: 'parallel_tool_calls' is not supported with this model."
+ * ```
+ */
+export function findFieldChange(body: ChatRequest, error: InvokeError, kept: ReadonlySet<string> = new Set()): FieldChange | undefined {
+  if (error.type !== 'bad_request' || (error.status !== 400 && error.status !== 422)) return undefined
+  const raw = error.rawResponse
+  let text: string
+  try {
+    text = typeof raw === 'string' ? raw : JSON.stringify(raw)
+  } catch {
+    return undefined
+  }
+  if (typeof text !== 'string' || !REJECTED.test(text)) return undefined
+  const fields = Object.keys(body).filter((key) => !ESSENTIAL.has(key) && !kept.has(key))
+  // Named as the culprit (`"param": "x"`, `"loc": ["body", "x"]`, `Unknown name "x"`), then named in quotes, then named at all.
+  const named = (pattern: (field: string) => string) => fields.filter((field) => new RegExp(pattern(field.replace(/\W/g, '\\$&')), 'i').test(text))
+  const candidates = [
+    named((field) => `"param"\\s*:\\s*"${field}"|"loc"\\s*:\\s*\\[\\s*"body"\\s*,\\s*"${field}"|unknown name \\\\?"${field}\\\\?"`),
+    named((field) => `['\`]${field}['\`]|\\\\"${field}\\\\"`),
+    named((field) => `(?<![\\w.])${field}(?![\\w])`),
+  ].find((found) => found.length > 0)
+  if (!candidates || candidates.length !== 1) return undefined
+  const field = candidates[0]!
+  if (field === 'tool_choice' && typeof body.tool_choice === 'object' && body.tool_choice !== null) return { field, required: true }
+  const rename = INSTEAD.exec(text)?.[1]
+  return rename && rename !== field && !Object.hasOwn(body, rename) ? { field, rename } : { field }
+}
+
+/** `body` with `change` applied (a new top-level object; the caller's nested values are shared, not copied). */
+export function applyFieldChange(body: ChatRequest, change: FieldChange): ChatRequest {
+  if (!Object.hasOwn(body, change.field)) return body
+  const next: Record<string, unknown> = { ...body }
+  if (change.required) next.tool_choice = 'required'
+  else {
+    const value = next[change.field]
+    delete next[change.field]
+    if (change.rename) next[change.rename] = value
+  }
+  return next as ChatRequest
+}
+
+/** The fix code that reports `change`: `dropped-parameter:x`, `renamed-parameter:x`, `tool-choice-required`. */
+export function describeFieldChange(change: FieldChange): string {
+  return change.required ? 'tool-choice-required' : `${change.rename ? 'renamed' : 'dropped'}-parameter:${change.field}`
+}
