@@ -113,20 +113,22 @@ const looseName = (name: string) => name.toLowerCase().replace(/[-_\s]/g, '')
  * ignoring case, `-`, `_` and spaces (`Scroll`, `input-text`, `inputText`). A name that loosely
  * equals two known names means neither.
  */
-export function matchName(name: string, known: ReadonlySet<string>): string | undefined {
-  // No real tool name is this long (OpenAI caps them at 64); do not scan a runaway string.
-  if (name.length > 256) return undefined
+export function matchName(name: string, known: ReadonlySet<string> | Readonly<Record<string, unknown>>): string | undefined {
+  const set = known instanceof Set
+  const has = (candidate: string) => (set ? known.has(candidate) : Object.hasOwn(known, candidate))
   const trimmed = name.trim()
+  if (has(trimmed)) return trimmed
+  // No real tool name is this long (OpenAI caps them at 64); do not scan a runaway string.
+  if (!trimmed || name.length > 256) return undefined
   const cleaned = trimmed
     .replace(/^["'`]|["'`]$/g, '')
     .replace(/:\d+$/, '')
     .replace(/^(?:[\w-]+[.:]|\w+__)+(?=[A-Za-z_])/, '')
     .trim()
-  if (known.has(trimmed)) return trimmed
-  if (known.has(cleaned)) return cleaned
+  if (has(cleaned)) return cleaned
   const loose = looseName(cleaned)
   let match: string | undefined
-  for (const candidate of known) {
+  for (const candidate of set ? known : Object.keys(known)) {
     if (looseName(candidate) !== loose) continue
     if (match !== undefined) return undefined
     match = candidate

@@ -47,7 +47,7 @@ export interface RepairResult {
    * `empty-arguments`, `double-encoded-arguments` (also for an answer escaped as a string),
    * `argument-pairs` (name/value pairs or `key=value` text), `lenient-json` and the lenient parser's codes);
    * structure (`unwrapped-envelope`, `tool-name-as-key`, `normalized-tool-name`, `action-as-tool`,
-   * `missing-reflection-shell`, `flattened-action`, `moved-reflection`, `dropped-unknown-keys`,
+   * `missing-reflection-shell`, `flattened-action`, `moved-action`, `moved-reflection`, `dropped-unknown-keys`,
    * `bare-value`, `bare-action-name`, `unwrapped-array`, `fallback-action`); values
    * (`coerced:number|integer|boolean|string|array|enum`, `dropped-null`, `dropped-unsafe-key`); and
    * `dropped-calls:N` when other calls were not taken.
@@ -655,7 +655,7 @@ function explainFailure(context: Context, answer: string, reasoning: string[], m
   for (const failure of context.failures) if (!best || failure.rank > best.rank) best = failure
   if (best && best.rank > Rank.NoTool) return new InvokeError('invalid_tool_args', best.message)
   const said = answer.trim() || reasoning.join(' ').trim() || stringField(message.refusal).trim()
-  const preview = said.replace(/\s+/g, ' ').slice(0, 200)
+  const preview = said.slice(0, 999).replace(/\s+/g, ' ').slice(0, 200)
   const detail = best ? ` ${best.message}` : ''
   return new InvokeError(
     'no_tool_call',

@@ -54,12 +54,13 @@ export type ShapeResult = { args: unknown } | { missingAction: true }
  * Puts a macro tool's arguments into the `{ ...reflection, action: { name: input } }` shape, fixing
  * what models do to it: the action level without the reflection shell (`missing-reflection-shell`),
  * `actions`/`action_sequence` lists, the action as a one-element array (`unwrapped-array`), as a
- * bare name (`bare-action-name`), as a `{name, arguments}` envelope, or with a bare value for a
- * one-field action (`bare-value`). Extra actions are appended to `dropped`. Never picks an action the
+ * bare name (`bare-action-name`), as a `{name, arguments}` envelope, under a key of the model's own
+ * (`moved-action`), with a bare value for a one-field action (`bare-value`), or with an action name
+ * spelled loosely (`normalized-tool-name`). Extra actions are appended to `dropped`. Never picks an action the
  * model did not write, except the configured `fallbackAction` (`fallback-action`).
  */
 export function shapeMacroInput(args: unknown, macro: MacroToolInfo, toolName: string, fixes: string[], dropped: DroppedCall[]): ShapeResult {
-  const names = new Set(Object.keys(macro.actions))
+  const names = macro.actions
   let value = args
   if (typeof value === 'string') {
     const text = value.trim()
@@ -166,16 +167,16 @@ function takeFirst(value: unknown, fixes: string[], dropped: DroppedCall[], name
  * The action a flat record names under a discriminator-shaped key (`name`, `type`, `action_type`,
  * `kind` …): only an exact action name counts, so `"type": "function"` never picks one.
  */
-function flattenedAction(record: Record<string, unknown>, names: ReadonlySet<string>): string | undefined {
+function flattenedAction(record: Record<string, unknown>, names: MacroToolInfo['actions']): string | undefined {
   return discriminatorKeys(record).find((key) => matchName(record[key] as string, names))
 }
 
 /** A record that names exactly one action by a key (reflection may sit beside it), or a list of such. */
-function isActionShaped(value: unknown, macro: MacroToolInfo, names: ReadonlySet<string>): boolean {
-  if (Array.isArray(value)) return value.length > 0 && value.every((item) => isActionShaped(item, macro, names))
+function isActionShaped(value: unknown, macro: MacroToolInfo): boolean {
+  if (Array.isArray(value)) return value.length > 0 && value.every((item) => isActionShaped(item, macro))
   if (!isPlainObject(value)) return false
   const keys = Object.keys(value).filter((key) => !macro.reflectionKeys.includes(key))
-  return keys.length === 1 && matchName(keys[0]!, names) !== undefined
+  return keys.length === 1 && matchName(keys[0]!, macro.actions) !== undefined
 }
 
 /**
@@ -183,19 +184,17 @@ function isActionShaped(value: unknown, macro: MacroToolInfo, names: ReadonlySet
  * is an action (or a list of them) holds the action. Two such keys, or none, and nothing is guessed.
  */
 export function movedActionKey(record: Record<string, unknown>, macro: MacroToolInfo): string | undefined {
-  const names = new Set(Object.keys(macro.actions))
-  const keys = Object.keys(record).filter((key) => key !== 'action' && !macro.reflectionKeys.includes(key) && isActionShaped(record[key], macro, names))
+  const keys = Object.keys(record).filter((key) => key !== 'action' && !macro.reflectionKeys.includes(key) && isActionShaped(record[key], macro))
   return keys.length === 1 ? keys[0] : undefined
 }
 
 function shapeAction(action: unknown, macro: MacroToolInfo, shell: Record<string, unknown>, fixes: string[], dropped: DroppedCall[]): unknown {
   const { actions } = macro
-  const names = new Set(Object.keys(actions))
   let value = action
   for (let round = 0; round < 4; round++) {
     if (typeof value === 'string') {
       const text = value.trim()
-      if (matchName(text, names)) {
+      if (matchName(text, actions)) {
         pushFix(fixes, 'bare-action-name')
         value = { [text]: {} }
         break
@@ -214,20 +213,20 @@ function shapeAction(action: unknown, macro: MacroToolInfo, shell: Record<string
   }
   if (!isPlainObject(value)) return value
   const envelope = isEnvelope(value) ? envelopeName(value)!.trim() : ''
-  const enveloped = matchName(envelope, names)
+  const enveloped = matchName(envelope, actions)
   if (enveloped) {
     pushFix(fixes, 'unwrapped-envelope')
     value = { [envelope]: envelopeInput(value, fieldNames(safeJsonSchema(actions[enveloped]!))) ?? {} }
   }
   let record = value as Record<string, unknown>
-  if (!Object.keys(record).some((key) => matchName(key, names))) {
-    const key = flattenedAction(record, names)
+  if (!Object.keys(record).some((key) => matchName(key, actions))) {
+    const key = flattenedAction(record, actions)
     if (!key) return record
     const written = record[key] as string
-    const named = matchName(written, names)!
+    const named = matchName(written, actions)!
     // `{"type": "click_element_by_index", "index": 3}`: the fields beside the name are the input.
     const input: Record<string, unknown> = {}
-    const namingKeys = new Set(discriminatorKeys(record).filter((other) => matchName(record[other] as string, names) === named))
+    const namingKeys = new Set(discriminatorKeys(record).filter((other) => matchName(record[other] as string, actions) === named))
     for (const other of Object.keys(record)) if (!namingKeys.has(other)) input[other] = record[other]
     pushFix(fixes, 'flattened-action')
     record = { [written.trim()]: flatInput(input, fieldNames(safeJsonSchema(actions[named]!)), fixes) }
@@ -235,7 +234,7 @@ function shapeAction(action: unknown, macro: MacroToolInfo, shell: Record<string
   // Action keys as the model spelled them, each with the action it means (`Scroll`, `input-text`).
   const found: Array<[key: string, name: string]> = []
   for (const key of Object.keys(record)) {
-    const name = matchName(key, names)
+    const name = matchName(key, actions)
     if (name) found.push([key, name])
     else if (macro.reflectionKeys.includes(key) && shell[key] === undefined) {
       shell[key] = record[key]

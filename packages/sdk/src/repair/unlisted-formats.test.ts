@@ -413,6 +413,16 @@ describe('repairToolCall, second round', () => {
       expect(read('Next: g\nNext step: s\nAction: {"scroll": {"down": true}}', tools).toolCall.args).toEqual({ next_step: 's', action: SCROLL })
     })
 
+    it('should stay linear on a flood of labelled lines, with and without a call after them', () => {
+      const lines = '**Memory:** m\n✿FUNCTION✿: scroll\nNote:' + ' x'.repeat(40) + '\n'
+      const flood = (count: number) => lines.repeat(count)
+      const fails = (content: string) => () => expect(() => read(content)).toThrow()
+      const reads = (content: string) => () => expect(actionOf(content)).toEqual(SCROLL)
+      expect(scalingRatio(fails(flood(20_000)), fails(flood(2_000)))).toBeLessThan(30)
+      const call = 'Action: {"scroll": {"down": true}}'
+      expect(scalingRatio(reads(flood(20_000) + call), reads(flood(2_000) + call))).toBeLessThan(30)
+    })
+
     it('should leave a plain tool’s input alone', () => {
       const tools = { scroll: actions.scroll, done: actions.done }
       expect(read('Memory: m\nAction: scroll\nAction Input: {"down": true}', tools, undefined).toolCall.args).toEqual({ down: true, num_pages: 1 })
