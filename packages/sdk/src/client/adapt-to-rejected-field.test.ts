@@ -73,7 +73,7 @@ describe('a client adapting to a rejected field', () => {
 
   it('should resend without the field, report it, and leave it out of every later step', async () => {
     server.setScript([o3, { body: toolCallResponse('done', { text: 'one' }) }, { body: toolCallResponse('done', { text: 'two' }) }])
-    const client = createClient({ baseURL: server.url, model: 'o3-mini', maxRetries: 0 })
+    const client = createClient({ baseURL: server.url, model: 'acme-reasoner-1', maxRetries: 0 })
     const first = await client.invoke(messages, tools, { toolChoiceName: 'done' })
     expect(first.toolResult).toBe('one')
     expect(first.fixes).toEqual(['dropped-parameter:parallel_tool_calls'])
