@@ -1,6 +1,7 @@
 import { toJSONSchema } from 'zod/v4/core'
-import { zodToJsonSchema } from 'zod-to-json-schema'
 import { InvokeError } from '../errors/invoke-error'
+import { setOwn } from '../repair/markup-shared'
+import { zod3ToJsonSchema } from './zod3-to-json-schema'
 
 /** One validation issue, Standard Schema shape. */
 export interface SchemaIssue {
@@ -88,29 +89,29 @@ function convert(schema: StandardSchemaLike): Record<string, unknown> {
   if (vendor !== 'zod') {
     throw new InvokeError('config_error', `Tool input schemas must be zod schemas (got a "${String(vendor)}" schema). Use zod 3.25+ or zod 4.`)
   }
-  let json: Record<string, unknown>
-  if ('_zod' in schema) {
-    json = toJSONSchema(schema as never, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>
-  } else {
-    json = zodToJsonSchema(schema as never, { $refStrategy: 'none', effectStrategy: 'input', pipeStrategy: 'input' }) as Record<string, unknown>
-  }
+  const json = '_zod' in schema ? (toJSONSchema(schema as never, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>) : zod3ToJsonSchema(schema)
   return compactJsonSchema(json)
 }
 
 const SAFE = Number.MAX_SAFE_INTEGER
-/** Drops what costs tokens and says nothing: `$schema`, safe-integer bounds, `additionalProperties: false` noise stays. */
-function compactJsonSchema(node: unknown): Record<string, unknown> {
+/**
+ * Drops what costs tokens and says nothing: `$schema`, safe-integer bounds (`additionalProperties:
+ * false` noise stays). A bigint (a `z.bigint()` bound, a bigint literal or default) becomes a
+ * number, since `JSON.stringify` throws on one when the request is sent.
+ */
+export function compactJsonSchema(node: unknown): Record<string, unknown> {
   return strip(node, true) as Record<string, unknown>
 }
 
 function strip(node: unknown, root: boolean): unknown {
+  if (typeof node === 'bigint') return Number(node)
   if (Array.isArray(node)) return node.map((item) => strip(item, false))
   if (typeof node !== 'object' || node === null) return node
   const out: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(node)) {
     if (key === '$schema' || (root && key === '~standard')) continue
     if ((key === 'maximum' && value === SAFE) || (key === 'minimum' && value === -SAFE)) continue
-    out[key] = strip(value, false)
+    setOwn(out, key, strip(value, false))
   }
   return out
 }
