@@ -208,45 +208,33 @@ function convertString(def: Zod3Def): JsonSchema {
     const kind: string = check.kind
     if (kind === 'min' || kind === 'length') json.minLength = typeof json.minLength === 'number' ? Math.max(json.minLength, check.value) : check.value
     if (kind === 'max' || kind === 'length') json.maxLength = typeof json.maxLength === 'number' ? Math.min(json.maxLength, check.value) : check.value
-    if (STRING_FORMATS[kind]) addFormat(json, STRING_FORMATS[kind])
-    if (STRING_PATTERNS[kind]) addPattern(json, STRING_PATTERNS[kind])
-    if (kind === 'regex') addPattern(json, check.regex.source)
-    if (kind === 'startsWith') addPattern(json, RegExp(`^${escapeLiteral(check.value)}`).source)
-    if (kind === 'endsWith') addPattern(json, RegExp(`${escapeLiteral(check.value)}$`).source)
-    if (kind === 'includes') addPattern(json, RegExp(escapeLiteral(check.value)).source)
-    if (kind === 'ip' && check.version !== 'v6') addFormat(json, 'ipv4')
-    if (kind === 'ip' && check.version !== 'v4') addFormat(json, 'ipv6')
-    if (kind === 'cidr' && check.version !== 'v6') addPattern(json, IPV4_CIDR)
-    if (kind === 'cidr' && check.version !== 'v4') addPattern(json, IPV6_CIDR)
+    if (STRING_FORMATS[kind]) addKeyword(json, 'format', STRING_FORMATS[kind])
+    if (STRING_PATTERNS[kind]) addKeyword(json, 'pattern', STRING_PATTERNS[kind])
+    if (kind === 'regex') addKeyword(json, 'pattern', check.regex.source)
+    if (kind === 'startsWith') addKeyword(json, 'pattern', RegExp(`^${escapeLiteral(check.value)}`).source)
+    if (kind === 'endsWith') addKeyword(json, 'pattern', RegExp(`${escapeLiteral(check.value)}$`).source)
+    if (kind === 'includes') addKeyword(json, 'pattern', RegExp(escapeLiteral(check.value)).source)
+    if (kind === 'ip' && check.version !== 'v6') addKeyword(json, 'format', 'ipv4')
+    if (kind === 'ip' && check.version !== 'v4') addKeyword(json, 'format', 'ipv6')
+    if (kind === 'cidr' && check.version !== 'v6') addKeyword(json, 'pattern', IPV4_CIDR)
+    if (kind === 'cidr' && check.version !== 'v4') addKeyword(json, 'pattern', IPV6_CIDR)
     if (kind === 'base64') json.contentEncoding = 'base64'
   }
   return json
 }
 
-/** A second format turns both into an `anyOf` of formats. */
-function addFormat(json: JsonSchema, format: string): void {
-  const formats = json.anyOf as JsonSchema[] | undefined
-  if (!json.format && !formats?.some((entry) => entry.format)) {
-    json.format = format
+/** A second format (pattern) turns both into an `anyOf` of formats (an `allOf` of patterns). */
+function addKeyword(json: JsonSchema, keyword: 'format' | 'pattern', value: string): void {
+  const listKey = keyword === 'format' ? 'anyOf' : 'allOf'
+  const list = json[listKey] as JsonSchema[] | undefined
+  if (!json[keyword] && !list?.some((entry) => entry[keyword])) {
+    json[keyword] = value
     return
   }
-  const list = formats ?? (json.anyOf = [])
-  if (json.format) list.push({ format: json.format })
-  delete json.format
-  list.push({ format })
-}
-
-/** A second pattern turns both into an `allOf` of patterns. */
-function addPattern(json: JsonSchema, pattern: string): void {
-  const patterns = json.allOf as JsonSchema[] | undefined
-  if (!json.pattern && !patterns?.some((entry) => entry.pattern)) {
-    json.pattern = pattern
-    return
-  }
-  const list = patterns ?? (json.allOf = [])
-  if (json.pattern) list.push({ pattern: json.pattern })
-  delete json.pattern
-  list.push({ pattern })
+  const merged = list ?? (json[listKey] = [])
+  if (json[keyword]) merged.push({ [keyword]: json[keyword] })
+  delete json[keyword]
+  merged.push({ [keyword]: value })
 }
 
 /** Backslash before every character that is not an ASCII letter or digit. */
