@@ -27,10 +27,12 @@ describe('scripts/check-size.mjs', () => {
   // The SDK's budget is 12 kB gzip and it is NOT met: issue 6 is blocked on it (the breakdown is in
   // its closing notes). Until the budget is decided, the suite holds the line instead: the bundle may
   // not grow past this ceiling, and `npm run check:size` still reports the 12 kB budget as failed.
-  // Raised once, from 48,000, for the readers of formats beyond the field guide: YAML and key=value
-  // answers (+1.6 kB), JSON calls read by the role of their parts (+1.8 kB), previews of calls written
-  // as markup while they stream (+0.7 kB), more response shapes and a streamed body to invoke (+0.6 kB).
-  const SDK_CEILING = 52_500
+  // Moved once, from 48,000: up for the readers of formats beyond the field guide (YAML and key=value
+  // answers +1.6 kB, JSON calls read by the role of their parts +1.8 kB, a second round +0.7 kB,
+  // previews of markup calls while they stream +0.7 kB, more response shapes and a streamed body to
+  // invoke +0.6 kB, adapting to a refused request field +0.9 kB), down by replacing the deprecated
+  // zod-to-json-schema with a built-in zod 3 converter (-2.9 kB).
+  const SDK_CEILING = 51_000
   it(`should keep @wildcall/sdk under its ratchet ceiling of ${SDK_CEILING} B gzip`, () => {
     const sdk = byName.get('@wildcall/sdk')!
     expect(sdk.gzip).toBeLessThanOrEqual(SDK_CEILING)
