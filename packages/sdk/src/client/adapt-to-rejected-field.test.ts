@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { classifyHttpError } from '../errors/classify-http'
-import { createClient, defineTool } from '../index'
+import { createClient, defineAdapter, defineTool } from '../index'
 import { startScriptedServer, toolCallResponse, type ScriptedServer } from '../testing'
 import type { ChatRequest } from '../types'
-import { applyFieldChange, findFieldChange } from './adapt-to-rejected-field'
+import { applyFieldChange, findFieldChanges } from './adapt-to-rejected-field'
 
 const body = (extra: Record<string, unknown> = {}): ChatRequest =>
   ({ model: 'm', messages: [{ role: 'user', content: 'go' }], tools: [], tool_choice: { type: 'function', function: { name: 'done' } }, parallel_tool_calls: false, max_tokens: 100, ...extra }) as ChatRequest
 const rejection = (status: number, error: unknown) => classifyHttpError(status, undefined, JSON.stringify(error), error)
 
-describe('findFieldChange', () => {
+describe('findFieldChanges', () => {
   it.each([
     ['OpenAI (o3-mini)', { error: { message: "Unsupported parameter: 'parallel_tool_calls' is not supported with this model.", type: 'invalid_request_error', param: 'parallel_tool_calls', code: 'unsupported_parameter' } }, { field: 'parallel_tool_calls' }],
     ['OpenAI, asking for another name', { error: { message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", type: 'invalid_request_error', param: 'max_tokens', code: 'unsupported_parameter' } }, { field: 'max_tokens', rename: 'max_completion_tokens' }],
@@ -20,17 +20,25 @@ describe('findFieldChange', () => {
     ['Google', [{ error: { code: 400, message: 'Invalid JSON payload received. Unknown name "parallel_tool_calls": Cannot find field.', status: 'INVALID_ARGUMENT' } }], { field: 'parallel_tool_calls' }],
     ['a model that takes no named tool_choice', { error: { message: 'deepseek-reasoner does not support tool_choice', type: 'invalid_request_error' } }, { field: 'tool_choice', required: true }],
   ])('should read the field %s rejects', (_name, error, expected) => {
-    expect(findFieldChange(body({ temperature: 0.2, verbosity: 'low' }), rejection(400, error))).toEqual(expected)
+    expect(findFieldChanges(body({ temperature: 0.2, verbosity: 'low' }), rejection(400, error))).toEqual([expected])
   })
 
   it("should read pydantic's loc from a 422", () => {
     const error = rejection(422, { detail: [{ type: 'extra_forbidden', loc: ['body', 'enable_thinking'], msg: 'Extra inputs are not permitted', input: false }] })
-    expect(findFieldChange(body({ enable_thinking: false }), error)).toEqual({ field: 'enable_thinking' })
+    expect(findFieldChanges(body({ enable_thinking: false }), error)).toEqual([{ field: 'enable_thinking' }])
+  })
+
+  it('should take every field a 422 names as a culprit (pydantic lists one loc per field)', () => {
+    const error = rejection(422, { detail: [
+      { type: 'extra_forbidden', loc: ['body', 'enable_thinking'], msg: 'Extra inputs are not permitted', input: false },
+      { type: 'extra_forbidden', loc: ['body', 'verbosity'], msg: 'Extra inputs are not permitted', input: 'low' },
+    ] })
+    expect(findFieldChanges(body({ enable_thinking: false, verbosity: 'low' }), error)).toEqual([{ field: 'enable_thinking' }, { field: 'verbosity' }])
   })
 
   it("should drop tool_choice once it is already 'required'", () => {
     const error = rejection(400, { error: { message: "tool_choice 'required' is not supported", type: 'invalid_request_error' } })
-    expect(findFieldChange(body({ tool_choice: 'required' }), error)).toEqual({ field: 'tool_choice' })
+    expect(findFieldChanges(body({ tool_choice: 'required' }), error)).toEqual([{ field: 'tool_choice' }])
   })
 
   it.each([
@@ -41,13 +49,13 @@ describe('findFieldChange', () => {
     ['a refusal that names no field of the request', 400, { error: { message: "Unsupported parameter: 'logprobs' is not supported with this model.", param: 'logprobs' } }],
     ['an auth failure', 401, { error: { message: 'Unsupported authentication scheme' } }],
   ])('should change nothing for %s', (_name, status, error) => {
-    expect(findFieldChange(body({ verbosity: 'low' }), rejection(status, error))).toBeUndefined()
+    expect(findFieldChanges(body({ verbosity: 'low' }), rejection(status, error))).toEqual([])
   })
 
   it("should never drop a field the caller's transformRequestBody set", () => {
     const error = rejection(400, { error: { message: "Unsupported parameter: 'seed' is not supported with this model.", param: 'seed' } })
-    expect(findFieldChange(body({ seed: 7 }), error)).toEqual({ field: 'seed' })
-    expect(findFieldChange(body({ seed: 7 }), error, new Set(['seed']))).toBeUndefined()
+    expect(findFieldChanges(body({ seed: 7 }), error)).toEqual([{ field: 'seed' }])
+    expect(findFieldChanges(body({ seed: 7 }), error, new Set(['seed']))).toEqual([])
   })
 })
 
@@ -92,6 +100,17 @@ describe('a client adapting to a rejected field', () => {
     const result = await run.result
     expect(result.fixes).toEqual(['tool-choice-required', 'dropped-parameter:tool_choice'])
     expect(server.requests.slice(-3).map((request) => request.body.tool_choice)).toEqual([{ type: 'function', function: { name: 'done' } }, 'required', undefined])
+  })
+
+  it('should adapt on a later step although earlier steps already learnt several changes', async () => {
+    const refuse = (field: string) => ({ status: 400, body: { error: { message: `Unsupported parameter: '${field}' is not supported with this model.`, param: field } } })
+    const extra = defineAdapter({ name: 'extra', match: () => true, patchRequest: (request) => Object.assign(request, { a1: 1, a2: 2, a3: 3, a4: 4 }) })
+    server.setScript([refuse('a1'), refuse('a2'), refuse('a3'), refuse('a4'), { body: toolCallResponse('done', { text: 'one' }) }, refuse('stream_options'), { body: toolCallResponse('done', { text: 'two' }) }])
+    const client = createClient({ baseURL: server.url, model: 'acme-1', maxRetries: 0, adapters: [extra] })
+    expect((await client.invoke(messages, tools)).fixes).toEqual(['dropped-parameter:a1', 'dropped-parameter:a2', 'dropped-parameter:a3', 'dropped-parameter:a4'])
+    const streamed = await client.stream(messages, tools).result
+    expect(streamed.toolResult).toBe('two')
+    expect(streamed.fixes).toContain('dropped-parameter:stream_options')
   })
 
   it('should let the error stand when the rejected field is the caller\'s own', async () => {

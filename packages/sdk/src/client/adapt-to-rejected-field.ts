@@ -24,37 +24,39 @@ const REJECTED = /unsupported|not supported|unrecogni[sz]ed|unknown (?:name|fiel
 const INSTEAD = /\buse\s+['"`]?(\w+)['"`]?\s+instead/i
 
 /**
- * The change a 400/422 asks for, when it says which top-level field of `body` the server does not
- * take (its `param`, pydantic's `loc`, or the one field the message names), that field is neither
- * essential nor one of `kept` (the fields the caller's `transformRequestBody` set: its word is
- * last), and the message reads as a refusal of the field rather than of its value's size.
+ * The changes a 400/422 asks for, when it says which top-level fields of `body` the server does not
+ * take: every field it names as the culprit (its `param`, pydantic's `loc` — one per refused field —
+ * or Google's `Unknown name`), else the one field its message names. Essential fields and `kept`
+ * (the fields the caller's `transformRequestBody` set: its word is last) are never changed, and the
+ * message must use the words of a refusal (`unsupported`, `not permitted`, `unknown name`, …).
  *
  * @example
  * ```ts
- * findFieldChange({ model: 'o3-mini', messages, tools, parallel_tool_calls: false }, error)
- * // { field: 'parallel_tool_calls' } for "Unsupported parameter: 'parallel_tool_calls' is not supported with this model."
+ * findFieldChanges({ model: 'o3-mini', messages, tools, parallel_tool_calls: false }, error)
+ * // [{ field: 'parallel_tool_calls' }] for "Unsupported parameter: 'parallel_tool_calls' is not supported with this model."
  * ```
  */
-export function findFieldChange(body: ChatRequest, error: InvokeError, kept: ReadonlySet<string> = new Set()): FieldChange | undefined {
-  if (error.type !== 'bad_request' || (error.status !== 400 && error.status !== 422)) return undefined
+export function findFieldChanges(body: ChatRequest, error: InvokeError, kept: ReadonlySet<string> = new Set()): FieldChange[] {
+  if (error.type !== 'bad_request' || (error.status !== 400 && error.status !== 422)) return []
   const raw = error.rawResponse
   let text: string
   try {
     text = typeof raw === 'string' ? raw : JSON.stringify(raw)
   } catch {
-    return undefined
+    return []
   }
-  if (typeof text !== 'string' || !REJECTED.test(text)) return undefined
+  if (typeof text !== 'string' || !REJECTED.test(text)) return []
   const fields = Object.keys(body).filter((key) => !ESSENTIAL.has(key) && !kept.has(key))
-  // Named as the culprit (`"param": "x"`, `"loc": ["body", "x"]`, `Unknown name "x"`), then named in quotes, then named at all.
   const named = (pattern: (field: string) => string) => fields.filter((field) => new RegExp(pattern(field.replace(/\W/g, '\\$&')), 'i').test(text))
-  const candidates = [
-    named((field) => `"param"\\s*:\\s*"${field}"|"loc"\\s*:\\s*\\[\\s*"body"\\s*,\\s*"${field}"|unknown name \\\\?"${field}\\\\?"`),
-    named((field) => `['\`]${field}['\`]|\\\\"${field}\\\\"`),
-    named((field) => `(?<![\\w.])${field}(?![\\w])`),
-  ].find((found) => found.length > 0)
-  if (!candidates || candidates.length !== 1) return undefined
-  const field = candidates[0]!
+  const culprits = named((field) => `"param"\\s*:\\s*"${field}"|"loc"\\s*:\\s*\\[\\s*"body"\\s*,\\s*"${field}"|unknown name \\\\?"${field}\\\\?"`)
+  // A name the server asks for instead is only clear when one field is refused.
+  if (culprits.length > 0) return culprits.map((field) => changeFor(body, field, culprits.length === 1 ? text : ''))
+  // Named in quotes, then named at all: only when exactly one field is.
+  const mentioned = [named((field) => `['\`]${field}['\`]|\\\\"${field}\\\\"`), named((field) => `(?<![\\w.])${field}(?![\\w])`)].find((found) => found.length > 0)
+  return mentioned?.length === 1 ? [changeFor(body, mentioned[0]!, text)] : []
+}
+
+function changeFor(body: ChatRequest, field: string, text: string): FieldChange {
   if (field === 'tool_choice' && typeof body.tool_choice === 'object' && body.tool_choice !== null) return { field, required: true }
   const rename = INSTEAD.exec(text)?.[1]
   return rename && rename !== field && !Object.hasOwn(body, rename) ? { field, rename } : { field }

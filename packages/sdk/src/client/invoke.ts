@@ -8,7 +8,7 @@ import { repairToolCall } from '../repair/repair-tool-call'
 import { scanJson } from '../repair/scan-json'
 import { abortReason, type ResolvedRetryOptions } from '../retry/with-retry'
 import type { ChatMessage, ChatRequest, ChatResponse, ClientEvents, FinishClass, InvokeResult, ToolExecuteContext, ToolSet, Usage } from '../types'
-import { applyFieldChange, describeFieldChange, findFieldChange, type FieldChange } from './adapt-to-rejected-field'
+import { applyFieldChange, describeFieldChange, findFieldChanges, type FieldChange } from './adapt-to-rejected-field'
 import { assertInvokeInput, buildRequest } from './build-request'
 import type { ClientConfig } from './config'
 
@@ -46,7 +46,7 @@ export interface ClientState {
   /** `chain` in response order: providers, then models, then the default. */
   responseChain: Adapter[]
   events: Emitter<ClientEvents>
-  /** Fields servers rejected on earlier steps: every later request is sent without them. */
+  /** Changes servers asked for on earlier steps (a field dropped, renamed, or tool_choice 'required'): applied to every later request. */
   fieldChanges: FieldChange[]
 }
 
@@ -65,6 +65,8 @@ export interface StepState {
   requestFixes: string[]
   /** Fields the caller's `transformRequestBody` set: never dropped, whatever the server says. */
   kept: ReadonlySet<string>
+  /** How many refusals this step has adapted to (changes learnt on earlier steps do not count). */
+  adapted: number
   signal?: AbortSignal
 }
 
@@ -134,7 +136,7 @@ export function prepareStep(client: ClientState, messages: ChatMessage[], tools:
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new InvokeError('config_error', `transformRequestBody (or an adapter's patchRequest) returned ${Array.isArray(body) ? 'an array' : typeof body} instead of the request body object. Mutate the body and return nothing, or return a new body object.`)
   }
-  const step = { client, context, tools, fixes, requestFixes, kept } as StepState
+  const step = { client, context, tools, fixes, requestFixes, kept, adapted: 0 } as StepState
   setBody(step, body)
   if (options.signal) step.signal = options.signal
   return step
@@ -179,20 +181,25 @@ function setBody(step: StepState, body: ChatRequest): void {
 
 // A server may reject one field after another (`parallel_tool_calls`, then `reasoning_effort`):
 // a step adapts at most this many times before the error stands.
-const MAX_FIELD_CHANGES = 4
+const MAX_ADAPTATIONS = 4
 
 /**
- * Adapts the step to a 400/422 that names a field the server does not take: the field is dropped
- * (or renamed, or a named tool_choice becomes 'required') for this request and every later one of
- * the client. Returns whether the request should be sent again.
+ * Adapts the step to a 400/422 that names fields the server does not take: each is dropped (or
+ * renamed, or a named tool_choice becomes 'required') for this request and every later one of the
+ * client. Returns whether the request should be sent again.
  */
 function adaptToRejection(step: StepState, error: unknown): boolean {
-  if (!isInvokeError(error) || step.requestFixes.length >= MAX_FIELD_CHANGES) return false
-  const change = findFieldChange(step.body, error, step.kept)
-  if (!change) return false
-  setBody(step, applyFieldChange(step.body, change))
-  step.requestFixes.push(describeFieldChange(change))
-  if (!step.client.fieldChanges.some((known) => known.field === change.field && known.required === change.required)) step.client.fieldChanges.push(change)
+  if (!isInvokeError(error) || step.adapted >= MAX_ADAPTATIONS) return false
+  const changes = findFieldChanges(step.body, error, step.kept)
+  if (changes.length === 0) return false
+  step.adapted++
+  let body = step.body
+  for (const change of changes) {
+    body = applyFieldChange(body, change)
+    step.requestFixes.push(describeFieldChange(change))
+    if (!step.client.fieldChanges.some((known) => known.field === change.field && known.required === change.required)) step.client.fieldChanges.push(change)
+  }
+  setBody(step, body)
   return true
 }
 

@@ -498,6 +498,14 @@ describe('client.stream', () => {
       expect(invoked).toMatchObject({ ok: false, type: 'server_error' })
     })
 
+    it('should read chunks sent as JSON lines to a streaming request too, as invoke does', async () => {
+      server.setScript([{ body: openaiEvents().map((event) => JSON.stringify(event)).join('\n') }])
+      const run = client({ maxRetries: 0 }).stream(messages, tools, options)
+      const [events, streamed] = await Promise.all([collect(run), settle(run.result)])
+      expect(streamed).toMatchObject({ ok: true, toolCall: { name: 'AgentOutput', args }, fixes: ['stream-body'] })
+      expect(events.some((event) => event.type === 'partial')).toBe(true)
+    })
+
     it('should still refuse a body that is neither JSON nor events', async () => {
       server.setScript([{ body: 'upstream connect error or disconnect/reset before headers' }])
       expect(await settle(client({ maxRetries: 0 }).invoke(messages, tools, options))).toMatchObject({ ok: false, type: 'invalid_response' })

@@ -212,7 +212,8 @@ async function readStream(step: StepState, response: Response, emit: (event: Str
     else reader.releaseLock()
   }
   if (mode === 'json') {
-    const parsed = parseResponseBody(step, response.status, response.headers, redact(jsonText, apiKey))
+    // A server that ignored `stream: true` (or sent its chunks as JSON lines): read as invoke would.
+    const parsed = parseResponseBody(step, response.status, response.headers, redact(jsonText, apiKey), (body) => readEventText(step, response, body))
     emitWhole(parsed, emit)
     return parsed
   }
