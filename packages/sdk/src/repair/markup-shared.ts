@@ -105,6 +105,36 @@ export function cleanToolName(name: string): string {
     .replace(/:\d+$/, '')
 }
 
+const isWordCode = (code: number) => (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95
+const isNameStartCode = (code: number) => (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95
+
+/**
+ * Where the name starts once the namespaces before it are cut (`functions.`, `default_api:`,
+ * `mcp__server__`): the last point, before a letter or `_`, that a chain of `word.`, `word:`,
+ * `word-part.` or `word__` segments reaches. One pass; the regex this replaces,
+ * `^(?:[\w-]+[.:]|\w+__)+`, took exponential time on `1__1__…1` (`\w` holds `_`).
+ */
+function namespaceEnd(name: string): number {
+  let cut = 0
+  // Where the current segment started (always a reachable point), and whether it is all word characters so far.
+  let segmentStart = 0
+  let word = true
+  for (let index = 0; index < name.length; index++) {
+    const code = name.charCodeAt(index)
+    if (code === 46 || code === 58) {
+      // `..` or a leading `.`: an empty segment ends the chain.
+      if (index === segmentStart) break
+      segmentStart = index + 1
+      word = true
+      if (isNameStartCode(name.charCodeAt(index + 1))) cut = index + 1
+    } else if (code === 45) word = false
+    else if (!isWordCode(code)) break
+    // `word__` ends a segment at any `__` (a run of underscores holds several), while only word characters came before.
+    else if (word && code === 95 && index - segmentStart >= 2 && name.charCodeAt(index - 1) === 95 && isNameStartCode(name.charCodeAt(index + 1))) cut = index + 1
+  }
+  return cut
+}
+
 const looseName = (name: string) => name.toLowerCase().replace(/[-_\s]/g, '')
 
 /**
@@ -120,11 +150,10 @@ export function matchName(name: string, known: ReadonlySet<string> | Readonly<Re
   if (has(trimmed)) return trimmed
   // No real tool name is this long (OpenAI caps them at 64); do not scan a runaway string.
   if (!trimmed || name.length > 256) return undefined
-  const cleaned = trimmed
+  let cleaned = trimmed
     .replace(/^["'`]|["'`]$/g, '')
     .replace(/:\d+$/, '')
-    .replace(/^(?:[\w-]+[.:]|\w+__)+(?=[A-Za-z_])/, '')
-    .trim()
+  cleaned = cleaned.slice(namespaceEnd(cleaned)).trim()
   if (has(cleaned)) return cleaned
   const loose = looseName(cleaned)
   let match: string | undefined
@@ -228,9 +257,12 @@ export function findFences(text: string): Fence[] {
     const lineEnd = text.indexOf('\n', index + 3)
     const infoEnd = lineEnd < 0 ? text.length : lineEnd
     const info = text.slice(index + 3, infoEnd)
-    // An opening marker's info string is one word; anything else means the body starts right away.
-    const language = /^[ \t]*([\w.+-]*)[ \t]*$/.exec(info)?.[1]?.toLowerCase() ?? ''
-    const bodyStart = /^[ \t]*[\w.+-]*[ \t]*$/.test(info) ? Math.min(text.length, infoEnd + 1) : index + 3
+    // An opening marker's info string is one word (or none); anything else means the body starts
+    // right away. The word and the spaces after it form one optional group, so no two runs of spaces
+    // touch (that was quadratic on a long run of them).
+    const opening = /^[ \t]*(?:([\w.+-]+)[ \t]*)?$/.exec(info)
+    const language = opening?.[1]?.toLowerCase() ?? ''
+    const bodyStart = opening ? Math.min(text.length, infoEnd + 1) : index + 3
     const close = text.indexOf(marker, bodyStart)
     const bodyEnd = close < 0 ? text.length : close
     const end = close < 0 ? text.length : close + 3

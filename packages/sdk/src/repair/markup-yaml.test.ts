@@ -60,6 +60,13 @@ describe('readScalar', () => {
     ["'a''b'", "a'b"],
     ['[1, "x"]', [1, 'x']],
     ['"unterminated', '"unterminated'],
+    ['a  # note', 'a'],
+    ['a\t# note', 'a'],
+    ['a#b # note', 'a#b'],
+    ['a#b', 'a#b'],
+    ['#tag', '#tag'],
+    ['a # one\nb # two', 'a # one\nb'],
+    ['a # one\nb#two', 'a # one\nb#two'],
   ])('should read %s', (raw, value) => {
     expect(readScalar(raw)).toEqual(value)
   })

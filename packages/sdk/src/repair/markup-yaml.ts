@@ -209,6 +209,20 @@ export function readScalar(raw: string): unknown {
     const parsed = parseLenientJson(text)
     if (parsed) return parsed.value
   }
-  const plain = text.replace(/[ \t]+#.*$/, '')
+  const plain = withoutComment(text)
   return plain === '' || plain === '~' || /^null$/i.test(plain) ? null : plain
+}
+
+/**
+ * `value  # note` → `value`: a `#` after a space or tab starts a comment, on the scalar's last line.
+ * Searched with indexOf, as `/[ \t]+#.*$/` took quadratic time on a long run of spaces.
+ */
+function withoutComment(text: string): string {
+  const lineStart = Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r'), text.lastIndexOf('\u2028'), text.lastIndexOf('\u2029')) + 1
+  let hash = text.indexOf('#', lineStart + 1)
+  while (hash > 0 && text[hash - 1] !== ' ' && text[hash - 1] !== '\t') hash = text.indexOf('#', hash + 1)
+  if (hash < 0) return text
+  let end = hash - 1
+  while (end > 0 && (text[end - 1] === ' ' || text[end - 1] === '\t')) end--
+  return text.slice(0, end)
 }

@@ -12,9 +12,10 @@ export interface SplitReasoningResult {
 }
 
 // Any tag whose name mentions thinking or reasoning: <think>, <thinking>, <seed:think>,
-// <reasoning>, <thought>, <antThinking> …; Mistral's [THINK]; <|begin_of_thought|> pairs.
+// <reasoning>, <thought>, <antThinking> …; Mistral's [THINK]; <|begin_of_thought|> pairs. The spaces
+// after the `/` sit in its group: two adjacent `[ \t]*` made `<` before a long run of spaces quadratic.
 const REASONING_TAG =
-  /<[ \t]*(\/?)[ \t]*([\w:.-]{0,24}(?:think|thought|reason)[\w:.-]{0,24})[ \t]*>|\[(\/?)THINK\]|<\|(begin|end)_of_(?:thought|reasoning)\|>/gi
+  /<[ \t]*(?:(\/)[ \t]*)?([\w:.-]{0,24}(?:think|thought|reason)[\w:.-]{0,24})[ \t]*>|\[(\/?)THINK\]|<\|(begin|end)_of_(?:thought|reasoning)\|>/gi
 // Harmony's analysis channel is reasoning; it ends where the next message or channel starts.
 const HARMONY_ANALYSIS = /<\|channel\|>[ \t]*analysis[ \t]*<\|message\|>/g
 const HARMONY_END = /<\|(?:end|start|channel|return|call)\|>/g
@@ -109,7 +110,7 @@ function collectMarkers(content: string): Marker[] {
   const markers: Marker[] = []
   for (const match of content.matchAll(REASONING_TAG)) {
     const start = match.index
-    const open = match[2] !== undefined ? match[1] === '' : match[3] !== undefined ? match[3] === '' : match[4]!.toLowerCase() === 'begin'
+    const open = match[2] !== undefined ? match[1] === undefined : match[3] !== undefined ? match[3] === '' : match[4]!.toLowerCase() === 'begin'
     markers.push({ start, end: start + match[0].length, open })
   }
   if (content.includes('analysis')) {
