@@ -1,7 +1,7 @@
 import { toToolJsonSchema } from '../tool/schema'
 import type { MacroToolInfo, Tool } from '../types'
 import { decodeJsonString, isPlainObject, pairsToObject, pushFix, type JsonSchemaNode } from './coerce'
-import { matchName } from './markup-shared'
+import { matchName, setOwn } from './markup-shared'
 import { discriminatorKeys, envelopeInput, envelopeName, flatInput, isEnvelope, unwrapArgumentLayers } from './unwrap'
 
 /**
@@ -81,7 +81,7 @@ export function shapeMacroInput(args: unknown, macro: MacroToolInfo, toolName: s
   const take = (keys: string[]) => {
     const record: Record<string, unknown> = {}
     for (const key of keys) {
-      record[key] = shell[key]
+      setOwn(record, key, shell[key])
       delete shell[key]
     }
     return record
@@ -135,8 +135,10 @@ function liftNestedReflection(shell: Record<string, unknown>, reflectionKeys: re
   }
 }
 
-// A labelled line of prose: `Next goal: g`, `**Memory:** m`, `- Evaluation: ok`.
-const LABELLED_LINE = /^[ \t]*[^\w\s]{0,3}[ \t]*([A-Za-z][\w \t-]{0,40}?)[ \t]*[^\w\s:]{0,3}:[^\w\s]{0,3}[ \t]*(.+)/gm
+// A labelled line of prose: `Next goal: g`, `**Memory:** m`, `- Evaluation: ok`. The marks before
+// the label come with their spaces in one optional group: two adjacent `[ \t]*` would split a long
+// run of spaces in quadratically many ways.
+const LABELLED_LINE = /^[ \t]*(?:[^\w\s]{1,3}[ \t]*)?([A-Za-z][\w \t-]{0,40}?)[ \t]*[^\w\s:]{0,3}:[^\w\s]{0,3}[ \t]*(.+)/gm
 
 /**
  * Reflection written as labelled prose before the call (`Memory: m\nNext goal: g\nAction: {…}`) goes
@@ -227,7 +229,7 @@ function shapeAction(action: unknown, macro: MacroToolInfo, shell: Record<string
     // `{"type": "click_element_by_index", "index": 3}`: the fields beside the name are the input.
     const input: Record<string, unknown> = {}
     const namingKeys = new Set(discriminatorKeys(record).filter((other) => matchName(record[other] as string, actions) === named))
-    for (const other of Object.keys(record)) if (!namingKeys.has(other)) input[other] = record[other]
+    for (const other of Object.keys(record)) if (!namingKeys.has(other)) setOwn(input, other, record[other])
     pushFix(fixes, 'flattened-action')
     record = { [written.trim()]: flatInput(input, fieldNames(safeJsonSchema(actions[named]!)), fixes) }
   }

@@ -4,7 +4,10 @@ import { createMacroTool } from '../macro/create-macro-tool'
 import { defineTool } from '../tool/define-tool'
 import type { ToolSet } from '../types'
 import { scalingRatio } from './__fixtures__/scaling-ratio'
+import { matchName } from './markup-shared'
 import { repairToolCall } from './repair-tool-call'
+import { shapeMacroInput } from './shape-macro-input'
+import { envelopeInput } from './unwrap'
 
 // Formats the field guide does not list (other families, agent frameworks, prose), read by the
 // general mechanisms: envelope keys recognised by their shape, element trees, a known name written
@@ -427,5 +430,118 @@ describe('repairToolCall, second round', () => {
       const tools = { scroll: actions.scroll, done: actions.done }
       expect(read('Memory: m\nAction: scroll\nAction Input: {"down": true}', tools, undefined).toolCall.args).toEqual({ down: true, num_pages: 1 })
     })
+  })
+})
+
+// Model text that made a pattern backtrack: a name that `\w+__` split in exponentially many ways,
+// and long runs of spaces that two touching `[ \t]*` (or a trailing `[ \t]+$`) split quadratically.
+describe('repairToolCall on adversarial runs', () => {
+  const plain = { scroll: actions.scroll, input_text: actions.input_text }
+  const spaces = (count: number) => ' '.repeat(count)
+  const elapsed = (run: () => unknown) => {
+    const started = performance.now()
+    run()
+    return performance.now() - started
+  }
+  // 200 characters: about 2^66 ways to split it into `word__` segments.
+  const underscoreName = (length: number) => ('1__'.repeat(Math.ceil(length / 3)) + '1').slice(0, length - 1) + '1'
+
+  it('should match a name of `1__` repeats in linear time', () => {
+    const known = new Set(['scroll'])
+    expect(elapsed(() => expect(matchName(underscoreName(200), known)).toBeUndefined())).toBeLessThan(100)
+    const many = (length: number) => () => {
+      for (let round = 0; round < 2_000; round++) matchName(underscoreName(length), known)
+    }
+    expect(scalingRatio(many(200), many(20))).toBeLessThan(30)
+  })
+
+  it('should reject a `1__` name in a native call or under a discriminator key in well under a second', () => {
+    const name = underscoreName(200)
+    const native = { role: 'assistant' as const, content: null, tool_calls: [{ id: 'c', type: 'function' as const, function: { name, arguments: '{}' } }] }
+    expect(elapsed(() => expect(() => repairToolCall(native, plain)).toThrow(/unknown tool/))).toBeLessThan(300)
+    expect(elapsed(() => expect(() => read(`{"memory": "m", "type": "${name}"}`)).toThrow())).toBeLessThan(300)
+  })
+
+  it('should still cut exactly the namespaces it cut before', () => {
+    const known = new Set(['scroll', 'b-c__d'])
+    for (const name of ['functions.scroll', 'default_api:scroll', 'browser.scroll', 'tools__scroll', 'mcp__browser__scroll', 'a.b-c.scroll', 'functions.scroll:0', '"functions.scroll"']) {
+      expect(matchName(name, known), name).toBe('scroll')
+    }
+    // A dash ends a `word__` segment, an empty segment ends the chain, and a digit is no name start.
+    expect(matchName('a__b-c__d', known)).toBe('b-c__d')
+    for (const name of ['a-b__scroll', 'a.b-c__scroll', '.scroll', 'a..scroll', 'a.1scroll', 'a b.scroll']) expect(matchName(name, known), name).toBeUndefined()
+  })
+
+  it.each([
+    ['a key=value line after a line of spaces', (count: number) => `x=1\n${spaces(count)}!`],
+    ['a command line with a run of spaces before its pairs', (count: number) => `scroll a${spaces(count)}b=1`],
+    ['a YAML scalar with a run of spaces inside', (count: number) => `name: a${spaces(count)}b`],
+    ['a fence whose info string is a run of spaces', (count: number) => `\`\`\`${spaces(count)}!`],
+    ['a `<` before a run of spaces', (count: number) => `<${spaces(count)}!`],
+  ])('should stay linear on %s', (_name, content) => {
+    const run = (count: number) => () => expect(() => read(content(count), plain, undefined)).toThrow()
+    expect(scalingRatio(run(100_000), run(10_000))).toBeLessThan(30)
+  })
+
+  it('should stay linear on a line of spaces before labelled reflection and a call', () => {
+    const run = (count: number) => () => expect(read(`x\n${spaces(count)}!\nMemory: m\n{"action": {"scroll": {"down": true}}}`).toolCall.args).toEqual({ memory: 'm', action: SCROLL })
+    expect(scalingRatio(run(100_000), run(10_000))).toBeLessThan(30)
+  })
+
+  it('should still read a fence language, reasoning tags and labels with spaces where they were allowed', () => {
+    expect(read('```  json  \n{"action": {"scroll": {"down": true}}}\n```').fixes).toContain('fenced')
+    expect(read('< / think >\n{"action": {"scroll": {"down": true}}}').fixes).toContain('stripped-reasoning')
+    expect(read('< think >no</ think >{"action": {"scroll": {"down": true}}}').toolCall.args).toEqual({ action: SCROLL })
+    expect(read('  ** Memory:** m\n{"action": {"scroll": {"down": true}}}').toolCall.args).toEqual({ memory: 'm', action: SCROLL })
+    expect(read('$ `scroll down=true`', { scroll: actions.scroll }, undefined).toolCall.args).toEqual({ down: true, num_pages: 1 })
+  })
+})
+
+describe('shapeMacroInput with a key named __proto__', () => {
+  const info = macro.AgentOutput.macro!
+  // Counts every write through Object.prototype's `__proto__` setter while `run` runs.
+  const prototypeWrites = (run: () => void) => {
+    const setter = Object.getOwnPropertyDescriptor(Object.prototype, '__proto__')!
+    let writes = 0
+    Object.defineProperty(Object.prototype, '__proto__', {
+      ...setter,
+      set(value: unknown) {
+        writes++
+        setter.set!.call(this, value)
+      },
+    })
+    try {
+      run()
+    } finally {
+      Object.defineProperty(Object.prototype, '__proto__', setter)
+    }
+    return writes
+  }
+
+  it('should move an action held under __proto__ as an own value, never through a prototype', () => {
+    const fixes: string[] = []
+    let result: unknown
+    expect(prototypeWrites(() => (result = shapeMacroInput(JSON.parse('{"memory": "m", "__proto__": {"scroll": {"down": true}}}'), info, 'AgentOutput', fixes, [])))).toBe(0)
+    expect(result).toEqual({ args: { memory: 'm', action: { scroll: { down: true } } } })
+    expect(fixes).toContain('moved-action')
+  })
+
+  it('should keep a __proto__ key beside a flattened action name as data', () => {
+    let result: { args: { action: { scroll: object } } } | undefined
+    const writes = prototypeWrites(() => {
+      result = shapeMacroInput(JSON.parse('{"type": "scroll", "__proto__": {"down": true}}'), info, 'AgentOutput', [], []) as typeof result
+    })
+    expect(writes).toBe(0)
+    const input = result!.args.action.scroll
+    expect(Object.getPrototypeOf(input)).toBe(Object.prototype)
+    expect(Object.keys(input)).toEqual(['down'])
+  })
+
+  it('should keep __proto__ as own data in an envelope read by the role of its argument object', () => {
+    let input: unknown
+    // `__proto__` as the one object beside the name, for a tool that has a field of that name: the record without its name.
+    expect(prototypeWrites(() => (input = envelopeInput(JSON.parse('{"name": "x", "__proto__": {"polluted": true}}'), new Set(['__proto__']))))).toBe(0)
+    expect(Object.getPrototypeOf(input)).toBe(Object.prototype)
+    expect(Object.getOwnPropertyDescriptor(input, '__proto__')?.value).toEqual({ polluted: true })
   })
 })

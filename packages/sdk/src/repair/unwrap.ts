@@ -1,4 +1,5 @@
 import { isPlainObject, pushFix } from './coerce'
+import { setOwn } from './markup-shared'
 
 /** A call as found in a response, before its tool is known: a name (maybe) and raw arguments. */
 export interface RawCall {
@@ -80,7 +81,7 @@ export function envelopeInput(record: Record<string, unknown>, fields: ReadonlyS
 function withoutName(record: Record<string, unknown>): Record<string, unknown> {
   const nameKey = envelopeNameKey(record)
   const rest: Record<string, unknown> = {}
-  for (const key of Object.keys(record)) if (key !== nameKey) rest[key] = record[key]
+  for (const key of Object.keys(record)) if (key !== nameKey) setOwn(rest, key, record[key])
   return rest
 }
 
