@@ -39,12 +39,7 @@ const INSTEAD = /\buse\s+['"`]?(\w+)['"`]?\s+instead/i
 export function findFieldChanges(body: ChatRequest, error: InvokeError, kept: ReadonlySet<string> = new Set()): FieldChange[] {
   if (error.type !== 'bad_request' || (error.status !== 400 && error.status !== 422)) return []
   const raw = error.rawResponse
-  let text: string
-  try {
-    text = typeof raw === 'string' ? raw : JSON.stringify(raw)
-  } catch {
-    return []
-  }
+  const text = typeof raw === 'string' ? raw : safeStringify(raw)
   if (typeof text !== 'string' || !REJECTED.test(text)) return []
   const fields = Object.keys(body).filter((key) => !ESSENTIAL.has(key) && !kept.has(key))
   const named = (pattern: (field: string) => string) => fields.filter((field) => new RegExp(pattern(field.replace(/\W/g, '\\$&')), 'i').test(text))
@@ -78,4 +73,26 @@ export function applyFieldChange(body: ChatRequest, change: FieldChange): ChatRe
 /** The fix code that reports `change`: `dropped-parameter:x`, `renamed-parameter:x`, `tool-choice-required`. */
 export function describeFieldChange(change: FieldChange): string {
   return change.required ? 'tool-choice-required' : `${change.rename ? 'renamed' : 'dropped'}-parameter:${change.field}`
+}
+
+/** The top-level fields of a body as JSON, to see afterwards which ones a hook such as `transformRequestBody` set. */
+export function snapshotFields(body: ChatRequest): Map<string, string | undefined> {
+  const fields = new Map<string, string | undefined>()
+  for (const key of Object.keys(body)) if (key !== 'messages' && key !== 'tools') fields.set(key, safeStringify(body[key]))
+  return fields
+}
+
+/** The fields of `body` that are new or different since `before` was taken. */
+export function changedFields(before: Map<string, string | undefined>, body: unknown): ReadonlySet<string> {
+  if (typeof body !== 'object' || body === null) return new Set()
+  const record = body as Record<string, unknown>
+  return new Set(Object.keys(record).filter((key) => key !== 'messages' && key !== 'tools' && before.get(key) !== safeStringify(record[key])))
+}
+
+function safeStringify(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value)
+  } catch {
+    return undefined
+  }
 }

@@ -8,7 +8,7 @@ import { repairToolCall } from '../repair/repair-tool-call'
 import { scanJson } from '../repair/scan-json'
 import { abortReason, type ResolvedRetryOptions } from '../retry/with-retry'
 import type { ChatMessage, ChatRequest, ChatResponse, ClientEvents, FinishClass, InvokeResult, ToolExecuteContext, ToolSet, Usage } from '../types'
-import { applyFieldChange, describeFieldChange, findFieldChanges, type FieldChange } from './adapt-to-rejected-field'
+import { applyFieldChange, changedFields, describeFieldChange, findFieldChanges, snapshotFields, type FieldChange } from './adapt-to-rejected-field'
 import { assertInvokeInput, buildRequest } from './build-request'
 import type { ClientConfig } from './config'
 
@@ -143,27 +143,6 @@ export function prepareStep(client: ClientState, messages: ChatMessage[], tools:
 }
 
 const NONE: ReadonlySet<string> = new Set()
-
-/** The top-level fields of a body as JSON, to see afterwards which ones a hook set. */
-function snapshotFields(body: ChatRequest): Map<string, string | undefined> {
-  const fields = new Map<string, string | undefined>()
-  for (const key of Object.keys(body)) if (key !== 'messages' && key !== 'tools') fields.set(key, safeStringify(body[key]))
-  return fields
-}
-
-function changedFields(before: Map<string, string | undefined>, body: unknown): ReadonlySet<string> {
-  if (typeof body !== 'object' || body === null) return NONE
-  const record = body as Record<string, unknown>
-  return new Set(Object.keys(record).filter((key) => key !== 'messages' && key !== 'tools' && before.get(key) !== safeStringify(record[key])))
-}
-
-function safeStringify(value: unknown): string | undefined {
-  try {
-    return JSON.stringify(value)
-  } catch {
-    return undefined
-  }
-}
 
 /** Sets the body a step sends, with its serialised payload and the redacted copy reported back. */
 function setBody(step: StepState, body: ChatRequest): void {
