@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { createClient } from '../client/create-client'
 import { isInvokeError } from '../errors/invoke-error'
@@ -209,6 +209,25 @@ describe('resolveAdapters', () => {
       expect(isInvokeError(error) && error.type).toBe('config_error')
       expect(String(error)).toContain('[acme] adapter "patchRequest" must be a function')
     }
+  })
+})
+
+describe('defaultRegistry', () => {
+  it('should be one registry for every copy of the SDK in the process (ESM and CJS builds, two installs)', async () => {
+    // A fresh module graph is a second copy of the SDK, as a CJS require next to an ESM import is.
+    vi.resetModules()
+    const copy = (await import('./registry')) as typeof import('./registry')
+    vi.resetModules()
+    expect(copy.registerAdapter).not.toBe(registerAdapter)
+    const unregister = copy.registerAdapter(defineAdapter({ name: 'acme-shared', match: { models: ['acme-shared'] } }))
+    try {
+      expect(defaultRegistry.list().map((adapter) => adapter.name)).toContain('acme-shared')
+      const client = createClient({ baseURL: 'http://127.0.0.1:1/v1', model: 'acme-shared-1' })
+      expect(client.adapters).toContain('acme-shared')
+    } finally {
+      unregister()
+    }
+    expect(defaultRegistry.list().map((adapter) => adapter.name)).not.toContain('acme-shared')
   })
 })
 

@@ -72,6 +72,16 @@ export function createAdapterRegistry(options: AdapterRegistryOptions = {}): Ada
   }
 }
 
+// A registered symbol on globalThis: the ESM and CJS builds (or two installed copies) of this
+// version line share one default registry, so an adapter registered through `import` is seen by a
+// client created through `require`. The version in the key keeps an incompatible future copy apart.
+const REGISTRY_KEY = Symbol.for('wildcall.defaultRegistry.v1')
+
+function sharedRegistry(): AdapterRegistry {
+  const holder = globalThis as { [REGISTRY_KEY]?: AdapterRegistry }
+  return (holder[REGISTRY_KEY] ??= createAdapterRegistry())
+}
+
 /**
  * The registry `createClient` uses unless given one; {@link registerAdapter} adds to it. It starts
  * empty: adapter packages are installed separately and registered or passed as `adapters`.
@@ -81,7 +91,7 @@ export function createAdapterRegistry(options: AdapterRegistryOptions = {}): Ada
  * defaultRegistry.list().map((adapter) => adapter.name) // e.g. ['acme']
  * ```
  */
-export const defaultRegistry: AdapterRegistry = createAdapterRegistry()
+export const defaultRegistry: AdapterRegistry = sharedRegistry()
 
 /**
  * Registers an adapter in the default registry and returns a function that unregisters it.
