@@ -55,8 +55,17 @@ export interface ClientConfig {
   disableNamedToolChoice?: boolean
   /** The fetch to use. Default: `globalThis.fetch`, bound. */
   customFetch?: typeof fetch
-  /** Extra HTTP headers. */
+  /**
+   * Extra HTTP headers, e.g. `{ 'api-key': key }` for Azure OpenAI. A header whose name says it
+   * carries a credential (`Authorization`, `api-key`, `x-api-key`, a token, a cookie …) is redacted
+   * like `apiKey` wherever a server echoes it.
+   */
   headers?: Record<string, string>
+  /**
+   * Extra query parameters on every request, e.g. `{ 'api-version': '2024-10-21' }` for Azure OpenAI
+   * (a query in `baseURL` is kept too: `/chat/completions` goes before it).
+   */
+  query?: Record<string, string>
   /** `max_tokens` of each request. */
   maxTokens?: number
   /**
@@ -126,6 +135,7 @@ export function validateConfig(config: unknown): asserts config is ClientConfig 
     if (!HEADER_NAME.test(name)) fail(`headers.${name}`, 'is not a valid HTTP header name (letters, digits and -_ only).')
     if (!HEADER_VALUE.test(trimHttpWhitespace(value as string))) fail(`headers.${name}`, 'contains a line break or a character that cannot be sent in an HTTP header.')
   }
+  if (c.query !== undefined && !(isPlainObject(c.query) && Object.values(c.query).every((v) => typeof v === 'string'))) fail('query', 'must be an object of string values, e.g. { "api-version": "2024-10-21" }.')
   if (c.disableNamedToolChoice !== undefined && typeof c.disableNamedToolChoice !== 'boolean') fail('disableNamedToolChoice', 'must be true or false.')
   if (c.logger !== undefined && !(isPlainObject(c.logger) && typeof c.logger.warn === 'function')) fail('logger', 'must be an object with a warn(message) method, e.g. console.')
 }

@@ -40,6 +40,49 @@ describe('createClient', () => {
   })
 })
 
+describe('createClient request target and headers', () => {
+  let server: ScriptedServer
+  beforeAll(async () => {
+    server = await startScriptedServer({ script: [{ body: toolCallResponse('click', { index: 3 }) }] })
+  })
+  afterAll(() => server.close())
+
+  it('should put /chat/completions before the query of a base URL (Azure OpenAI) and add query parameters', async () => {
+    const base = `${server.url}/openai/deployments/gpt-4o?api-version=2024-10-21`
+    await createClient({ baseURL: base, model: 'gpt-4o', headers: { 'api-key': 'azure-key-0123456789' } }).invoke(messages, tools)
+    expect(server.requests.at(-1)!.path).toBe('/v1/openai/deployments/gpt-4o/chat/completions?api-version=2024-10-21')
+    await createClient({ baseURL: `${server.url}/`, model: 'gpt-4o', query: { 'api-version': '2025-01-01', tenant: 'a b' } }).invoke(messages, tools)
+    expect(server.requests.at(-1)!.path).toBe('/v1/chat/completions?api-version=2025-01-01&tenant=a+b')
+    await createClient({ baseURL: `${base}&x=1`, model: 'gpt-4o', query: { 'api-version': '2025-01-01' } }).invoke(messages, tools)
+    expect(server.requests.at(-1)!.path).toBe('/v1/openai/deployments/gpt-4o/chat/completions?api-version=2025-01-01&x=1')
+  })
+
+  it('should reject a query option that is not an object of strings with a config_error', () => {
+    expect(() => createClient({ baseURL: server.url, model: 'm', query: { 'api-version': 1 } as never })).toThrow(/"query" must be an object of string values/)
+  })
+
+  it('should hand customFetch an Authorization header spelled as by convention, once', async () => {
+    const seen: Array<Record<string, string>> = []
+    const customFetch: typeof fetch = async (input, init) => {
+      seen.push(init?.headers as Record<string, string>)
+      return fetch(input, init)
+    }
+    await createClient({ baseURL: server.url, model: 'gpt-4o', apiKey: 'sk-0123456789', customFetch }).invoke(messages, tools)
+    expect(seen[0]!.Authorization).toBe('Bearer sk-0123456789')
+    expect(Object.keys(seen[0]!).filter((name) => name.toLowerCase() === 'authorization')).toEqual(['Authorization'])
+    // A user header in another case replaces the default instead of being sent twice (fetch would join them).
+    await createClient({ baseURL: server.url, model: 'gpt-4o', apiKey: 'sk-0123456789', headers: { authorization: 'Bearer other', Accept: 'application/json' }, customFetch }).invoke(messages, tools)
+    expect(Object.keys(seen[1]!).filter((name) => /^(authorization|accept)$/i.test(name)).sort()).toEqual(['Accept', 'Authorization'])
+    expect(server.requests.at(-1)!.headers.authorization).toBe('Bearer sk-0123456789')
+  })
+
+  it('should say the status text of an HTTP error', async () => {
+    server.setScript([{ status: 503, body: { error: { message: 'overloaded' } } }])
+    const error = await createClient({ baseURL: server.url, model: 'gpt-4o', maxRetries: 0 }).invoke(messages, tools).catch((caught: unknown) => caught)
+    expect(String(error)).toContain('HTTP 503 Service Unavailable')
+  })
+})
+
 describe('ErrorContext.reclassify', () => {
   it('should reword an error under the adapter name and keep status, retryAfterMs and the original as cause', async () => {
     const adapter = defineAdapter({

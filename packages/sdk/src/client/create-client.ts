@@ -5,6 +5,7 @@ import { isInvokeError } from '../errors/invoke-error'
 import { resolveRetryOptions, withRetry } from '../retry/with-retry'
 import type { ChatMessage, ClientEvents, InvokeResult, ToolSet, ToolSetInput, ToolSetOutput } from '../types'
 import { validateConfig, type ClientConfig } from './config'
+import { collectSecrets } from './redact'
 import { prepareStep, responseOrder, runAttempt, type ClientState, type InvokeOptions } from './invoke'
 import { readWholeBody, streamStep, type StreamRun } from './stream'
 
@@ -48,9 +49,7 @@ const warnedTemperature = new WeakSet<object>()
  */
 export function createClient(config: ClientConfig): Client {
   validateConfig(config)
-  const baseURL = config.baseURL.trim().replace(/\/+$/, '')
-  const url = /\/chat\/completions$/.test(baseURL) ? baseURL : `${baseURL}/chat/completions`
-  const host = new URL(baseURL).host.toLowerCase()
+  const { url, baseURL, host, query } = resolveEndpoint(config.baseURL, config.query)
   const match = { model: config.model, modelId: normalizeModelName(config.model), baseURL, host }
   const chain = resolveAdapters(config.registry ?? defaultRegistry, config.adapters ?? [], match)
   const events = mitt<ClientEvents>()
@@ -58,14 +57,16 @@ export function createClient(config: ClientConfig): Client {
     warnedTemperature.add(config.logger)
     config.logger.warn('[wildcall] "temperature" is deprecated: adapters tune each model family. It is still sent as configured.')
   }
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', ...config.headers }
-  if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`
+  const headers = mergeHeaders({ 'content-type': 'application/json', accept: 'application/json' }, config.headers)
+  // Spelled as by convention, so a customFetch reading `init.headers.Authorization` finds it.
+  if (config.apiKey) withoutHeader(headers, 'authorization').Authorization = `Bearer ${config.apiKey}`
   const customFetch = config.customFetch ?? globalThis.fetch.bind(globalThis)
   const state: ClientState = {
     config,
     fetch: customFetch,
     url,
     headers,
+    secrets: collectSecrets(config.apiKey, config.headers, query),
     retry: resolveRetryOptions(config.retry, config.maxRetries),
     match,
     chain,
@@ -95,4 +96,30 @@ export function createClient(config: ClientConfig): Client {
       }
     },
   }
+}
+
+/**
+ * The request URL of a base URL: `/chat/completions` goes after the path and before the query
+ * (Azure's `…/deployments/NAME?api-version=…`), and `query` adds parameters. `baseURL` and `host`
+ * (what adapters match) leave the query out: it may carry a key.
+ */
+function resolveEndpoint(raw: string, extra: Record<string, string> | undefined) {
+  const parsed = new URL(raw.trim())
+  const path = parsed.pathname.replace(/\/+$/, '')
+  const baseURL = `${parsed.origin}${path}`
+  for (const [name, value] of Object.entries(extra ?? {})) parsed.searchParams.set(name, value)
+  const url = `${/\/chat\/completions$/.test(path) ? baseURL : `${baseURL}/chat/completions`}${parsed.search}`
+  return { url, baseURL, host: parsed.host.toLowerCase(), query: Object.fromEntries(parsed.searchParams) }
+}
+
+/** `base` with `extra` over it, a name given in another case replacing the default rather than doubling it. */
+function mergeHeaders(base: Record<string, string>, extra: Record<string, string> | undefined): Record<string, string> {
+  const merged = { ...base }
+  for (const [name, value] of Object.entries(extra ?? {})) withoutHeader(merged, name)[name] = value
+  return merged
+}
+
+function withoutHeader(headers: Record<string, string>, name: string): Record<string, string> {
+  for (const key of Object.keys(headers)) if (key.toLowerCase() === name.toLowerCase()) delete headers[key]
+  return headers
 }

@@ -436,6 +436,29 @@ describe('invoke', () => {
       expect(sentBodies.join()).not.toContain(API_KEY)
     })
 
+    it.each([
+      ['api-key (Azure)', { 'api-key': 'azure-SECRET-0123456789' }, 'azure-SECRET-0123456789'],
+      ['x-api-key', { 'x-api-key': 'xk-SECRET-0123456789' }, 'xk-SECRET-0123456789'],
+      ['Authorization, echoed whole', { Authorization: 'Bearer tok-SECRET-0123456789' }, 'Bearer tok-SECRET-0123456789'],
+      ['Authorization, token echoed alone', { Authorization: 'Bearer tok-SECRET-0123456789' }, 'tok-SECRET-0123456789'],
+      ['a session token', { 'X-Session-Token': 'sess-SECRET-0123456789' }, 'sess-SECRET-0123456789'],
+    ])('should keep a credential sent in headers (%s) out of the error message and rawResponse', async (_label, headers, echoed) => {
+      script({ status: 401, body: { error: { message: `Key ${echoed} is not valid for this deployment.` } } })
+      const error = await invokeError(makeClient({ apiKey: undefined, headers }))
+      expect(error.type).toBe('auth_error')
+      expect(error.message).not.toContain(echoed)
+      expect(error.message).toContain('[REDACTED]')
+      expect(JSON.stringify(error.rawResponse)).not.toContain(echoed)
+    })
+
+    it('should keep a key sent as a query parameter out of a 200 rawResponse, and leave other headers alone', async () => {
+      script({ body: toolCallResponse('click', { index: 1 }, { message: { content: 'echo: key=q-SECRET-0123456789 trace=trace-0123456789' } }) })
+      const result = await makeClient({ query: { key: 'q-SECRET-0123456789' }, headers: { 'x-trace-id': 'trace-0123456789' } }).invoke(messages, makeTools())
+      expect(server.requests[0]!.path).toContain('key=q-SECRET-0123456789')
+      expect(JSON.stringify(result.rawResponse)).not.toContain('q-SECRET-0123456789')
+      expect(JSON.stringify(result.rawResponse)).toContain('trace=trace-0123456789')
+    })
+
     it('should not mangle responses when the key is a short placeholder', async () => {
       script({ body: toolCallResponse('click', { index: 5 }) })
       const result = await makeClient({ apiKey: 'x' }).invoke(messages, makeTools())

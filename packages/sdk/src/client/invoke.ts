@@ -11,6 +11,7 @@ import type { ChatMessage, ChatRequest, ChatResponse, ClientEvents, FinishClass,
 import { applyFieldChange, changedFields, describeFieldChange, findFieldChanges, snapshotFields, type FieldChange } from './adapt-to-rejected-field'
 import { assertInvokeInput, buildRequest } from './build-request'
 import type { ClientConfig } from './config'
+import { redact } from './redact'
 
 /**
  * Options of one `invoke` / `stream` call.
@@ -46,6 +47,8 @@ export interface ClientState {
   /** `chain` in response order: providers, then models, then the default. */
   responseChain: Adapter[]
   events: Emitter<ClientEvents>
+  /** Every credential the client sends (API key, credential headers and query parameters): redacted from what it reports. */
+  secrets: readonly string[]
   /** Changes servers asked for on earlier steps (a field dropped, renamed, or tool_choice 'required'): applied to every later request. */
   fieldChanges: FieldChange[]
 }
@@ -68,16 +71,6 @@ export interface StepState {
   /** How many refusals this step has adapted to (changes learnt on earlier steps do not count). */
   adapted: number
   signal?: AbortSignal
-}
-
-const REDACTED = '[REDACTED]'
-// Local servers take placeholder keys ('ollama', 'EMPTY', 'x'): replacing those inside a response
-// would corrupt its JSON ("index" → "inde[REDACTED]"), and they are no secret to protect.
-const MIN_SECRET_LENGTH = 8
-
-/** Replaces every occurrence of the API key in `text`. */
-export function redact(text: string, apiKey: string | undefined): string {
-  return apiKey && apiKey.length >= MIN_SECRET_LENGTH && text.includes(apiKey) ? text.split(apiKey).join(REDACTED) : text
 }
 
 /** Runs an adapter hook; anything it throws becomes a `config_error` naming the adapter and hook. */
@@ -152,7 +145,7 @@ function setBody(step: StepState, body: ChatRequest): void {
   } catch (cause) {
     throw new InvokeError('config_error', 'The request body cannot be serialised to JSON (a circular structure or a BigInt in messages or a hook\'s output).', { cause })
   }
-  const redacted = redact(payload, step.client.config.apiKey)
+  const redacted = redact(payload, step.client.secrets)
   step.body = body
   step.payload = payload
   step.rawRequest = redacted === payload ? body : (JSON.parse(redacted) as ChatRequest)
@@ -241,7 +234,7 @@ export async function sendRequest(step: StepState, attempt: number): Promise<Sen
   if (!response.ok) {
     try {
       const text = await readText(step, response, () => timedOut)
-      throw classifyError(step, response.status, response.headers, text)
+      throw classifyError(step, response.status, response.headers, text, undefined, response.statusText)
     } finally {
       release()
     }
@@ -254,7 +247,7 @@ function transportError(step: StepState, cause: unknown, timedOut: boolean): unk
   if (signal?.aborted) return abortReason(signal)
   if (timedOut) return new InvokeError('timeout', `No response within timeoutMs (${client.config.timeoutMs} ms). Raise timeoutMs or try again.`, { cause })
   if (isAbortError(cause)) return cause
-  const detail = redact(cause instanceof Error ? `${cause.message}${describeCause(cause)}` : String(cause), client.config.apiKey)
+  const detail = redact(cause instanceof Error ? `${cause.message}${describeCause(cause)}` : String(cause), client.secrets)
   return new InvokeError('network_error', `Could not reach ${client.url}: ${detail}. Check the base URL and your connection.`, { cause })
 }
 
@@ -269,7 +262,7 @@ export function describeCause(error: Error): string {
 /** Reads a body as redacted text; a failure mid-body is a `network_error` (or timeout/abort). */
 export async function readText(step: StepState, response: Response, timedOut: () => boolean): Promise<string> {
   try {
-    return redact(await response.text(), step.client.config.apiKey)
+    return redact(await response.text(), step.client.secrets)
   } catch (cause) {
     throw transportError(step, cause, timedOut())
   }
@@ -284,8 +277,8 @@ function tryParseJson(text: string): unknown {
 }
 
 /** Classifies a failed status (or a 2xx `{ error }` body), then lets adapters reword it. */
-export function classifyError(step: StepState, status: number, headers: Headers, text: string, parsed: unknown = tryParseJson(text)): InvokeError {
-  let error = classifyHttpError(status, headers, text, parsed)
+export function classifyError(step: StepState, status: number, headers: Headers, text: string, parsed: unknown = tryParseJson(text), statusText?: string): InvokeError {
+  let error = classifyHttpError(status, headers, text, parsed, statusText)
   const base = { ...step.context, status, body: parsed, bodyText: text }
   for (const adapter of step.client.responseChain) {
     const hook = adapter.classifyError

@@ -10,7 +10,6 @@ import {
   ensureInvokeError,
   parseResponseBody,
   prepareStep,
-  redact,
   readText,
   runAttempt,
   runHook,
@@ -19,6 +18,7 @@ import {
   type SentRequest,
   type StepState,
 } from './invoke'
+import { redact } from './redact'
 
 /**
  * One `client.stream()` call: iterate it for live deltas, await `result` for the step's outcome.
@@ -136,7 +136,7 @@ function readEventText(step: StepState, response: Response, text: string): ChatR
  */
 async function readStream(step: StepState, response: Response, emit: (event: StreamEvent) => void): Promise<ChatResponse> {
   const { client, signal } = step
-  const apiKey = client.config.apiKey
+  const secrets = client.secrets
   const idleMs = client.config.timeoutMs
   const assembler = createStreamAssembler(emit)
   const fixers = client.responseChain.filter((adapter) => adapter.fixChunk)
@@ -174,7 +174,7 @@ async function readStream(step: StepState, response: Response, emit: (event: Str
         if (stopReason !== undefined) throw stopReason
         if (signal?.aborted) throw abortReason(signal)
         if (isAbortError(cause)) throw cause
-        const detail = redact(cause instanceof Error ? `${cause.message}${describeCause(cause)}` : String(cause), apiKey)
+        const detail = redact(cause instanceof Error ? `${cause.message}${describeCause(cause)}` : String(cause), secrets)
         throw new InvokeError('network_error', `The stream from ${client.url} broke off: ${detail}. Retrying usually helps.`, { cause })
       } finally {
         if (timer) clearTimeout(timer)
@@ -213,7 +213,7 @@ async function readStream(step: StepState, response: Response, emit: (event: Str
   }
   if (mode === 'json') {
     // A server that ignored `stream: true` (or sent its chunks as JSON lines): read as invoke would.
-    const parsed = parseResponseBody(step, response.status, response.headers, redact(jsonText, apiKey), (body) => readEventText(step, response, body))
+    const parsed = parseResponseBody(step, response.status, response.headers, redact(jsonText, secrets), (body) => readEventText(step, response, body))
     emitWhole(parsed, emit)
     return parsed
   }
@@ -225,7 +225,7 @@ async function readStream(step: StepState, response: Response, emit: (event: Str
 
 /** Handles one SSE event; returns true at `[DONE]`. Throws the classified error of an error event. */
 function handleEvent(step: StepState, response: Response, assembler: StreamAssembler, fixers: Adapter[], message: EventSourceMessage): boolean {
-  const data = redact(message.data, step.client.config.apiKey)
+  const data = redact(message.data, step.client.secrets)
   const trimmed = data.trim()
   if (trimmed === '[DONE]') return true
   if (trimmed === '' && message.event !== 'error') return false
