@@ -1,4 +1,5 @@
 import { InvokeError } from '../errors/invoke-error'
+import { assertToolName } from '../tool/check-tool-definition'
 import { assertTool } from '../tool/define-tool'
 import { toToolJsonSchema } from '../tool/schema'
 import type { ChatMessage, ChatRequest, ChatToolDefinition, ToolSet } from '../types'
@@ -52,6 +53,7 @@ export function assertInvokeInput(messages: unknown, tools: unknown, toolChoiceN
   if (typeof tools !== 'object' || tools === null || Array.isArray(tools) || Object.keys(tools).length === 0) {
     throw new InvokeError('config_error', 'invoke: "tools" must be an object of at least one tool, e.g. { AgentOutput }.')
   }
+  for (const name of Object.keys(tools)) assertToolName(name, 'invoke')
   if (toolChoiceName !== undefined && (typeof toolChoiceName !== 'string' || !Object.hasOwn(tools, toolChoiceName))) {
     throw new InvokeError('config_error', `invoke: toolChoiceName "${String(toolChoiceName)}" is not one of the tools (${Object.keys(tools).join(', ')}).`)
   }

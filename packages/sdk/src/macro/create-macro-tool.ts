@@ -1,6 +1,7 @@
 import { z } from 'zod/v4'
 import { InvokeError, isAbortError, isInvokeError } from '../errors/invoke-error'
 import { abortReason } from '../retry/with-retry'
+import { assertToolName } from '../tool/check-tool-definition'
 import { assertTool } from '../tool/define-tool'
 import { setToolJsonSchema, toToolJsonSchema, validateSchema, type InferSchemaOutput, type SchemaIssue, type StandardSchemaLike } from '../tool/schema'
 import type { MacroToolInfo, Tool, ToolExecuteContext, ToolSet } from '../types'
@@ -158,6 +159,7 @@ export function createMacroTool<Tools extends ToolSet, Reflection extends Standa
   const actions: Record<string, Tool> = {}
   for (const name of Object.keys(tools)) {
     if (RESERVED.has(name)) throw new InvokeError('config_error', `createMacroTool: "${name}" cannot be an action name. Rename the tool.`)
+    assertToolName(name, 'createMacroTool', 'action name')
     assertTool(tools[name], name)
     actions[name] = tools[name]!
   }

@@ -1,10 +1,12 @@
 import { InvokeError } from '../errors/invoke-error'
 import type { Tool, ToolExecuteContext } from '../types'
-import type { InferSchemaOutput, StandardSchemaLike } from './schema'
+import { assertObjectSchema } from './check-tool-definition'
+import { toToolJsonSchema, type InferSchemaOutput, type StandardSchemaLike } from './schema'
 
 /**
  * Declares a tool: a description, a zod input schema and an optional `execute`. Returns the same
- * object, typed, after checking its shape.
+ * object, typed, after checking its shape; an input schema that is not an object at the top level
+ * (which the OpenAI API refuses) is a `config_error`.
  *
  * @example
  * ```ts
@@ -21,6 +23,7 @@ export function defineTool<Schema extends StandardSchemaLike, Output = unknown>(
   execute?: (input: InferSchemaOutput<Schema>, context: ToolExecuteContext) => Output | Promise<Output>
 }): Tool<InferSchemaOutput<Schema>, Awaited<Output>> {
   assertTool(tool, 'defineTool')
+  assertObjectSchema(toToolJsonSchema(tool.inputSchema), 'defineTool')
   return tool as Tool<InferSchemaOutput<Schema>, Awaited<Output>>
 }
 
