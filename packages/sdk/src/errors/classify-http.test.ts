@@ -217,14 +217,13 @@ describe('classifyHttpError', () => {
 
   it('should quote the provider message and code and say what to do', () => {
     const error = classify(401, openai('Incorrect API key provided.', 'invalid_api_key'))
-    expect(error.message).toBe('[wildcall] HTTP 401 Unauthorized, the API key was rejected or has no access: "Incorrect API key provided." (invalid_api_key, invalid_request_error). Check apiKey (it must belong to this baseURL\'s provider) and that your account may use this model.')
+    expect(error.message).toBe('[wildcall] HTTP 401, the API key was rejected or has no access: "Incorrect API key provided." (invalid_api_key, invalid_request_error). Check apiKey (it must belong to this baseURL\'s provider) and that your account may use this model.')
   })
 
-  it('should name the status with the server\'s reason phrase, or the standard one when HTTP/2 sends none', () => {
+  it('should name the status with the server\'s reason phrase, and only the number when HTTP/2 sends none', () => {
     const said = classifyHttpError(503, undefined, '{}', {}, 'Service Temporarily Unavailable')
     expect(said.message).toMatch(/^\[wildcall\] HTTP 503 Service Temporarily Unavailable, /)
-    expect(classifyHttpError(503, undefined, '{}', {}, '').message).toMatch(/^\[wildcall\] HTTP 503 Service Unavailable, /)
-    expect(classifyHttpError(599, undefined, '{}', {}, '').message).toMatch(/^\[wildcall\] HTTP 599, /)
+    expect(classifyHttpError(503, undefined, '{}', {}, '').message).toMatch(/^\[wildcall\] HTTP 503, /)
   })
 
   it('should keep the parsed body as rawResponse', () => {

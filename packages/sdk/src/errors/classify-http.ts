@@ -221,14 +221,6 @@ function quote(value: string, limit = 300): string {
   return flat.length > limit ? `${flat.slice(0, limit)}…` : flat
 }
 
-// The reason phrases of the statuses APIs answer with: HTTP/2 (what browsers mostly get) sends none.
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
-  408: 'Request Timeout', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Entity',
-  429: 'Too Many Requests', 500: 'Internal Server Error', 501: 'Not Implemented', 502: 'Bad Gateway', 503: 'Service Unavailable',
-  504: 'Gateway Timeout', 529: 'Overloaded',
-}
-
 /**
  * Classifies a failed HTTP response (or a 2xx carrying `{ error }`) into an {@link InvokeError},
  * from its status, its body and its headers. The message says what happened and what to do and
@@ -251,8 +243,8 @@ export function classifyHttpError(status: number, headers: HeadersLike | undefin
   const hinted = parseRetryAfter(headers, [detail.message, bodyText.slice(0, 5_000)].filter(Boolean).join('\n'))
   const verdict = decide(effective, detail, haystack, hinted)
   const retryAfterMs = verdict.type === 'rate_limit' || verdict.type === 'server_error' ? hinted : undefined
-  const reason = statusText?.trim() || STATUS_TEXT[status]
-  const label = ok ? `HTTP ${status} with an error body` : reason ? `HTTP ${status} ${reason}` : `HTTP ${status}`
+  // The reason phrase as the server sent it (HTTP/2 sends none).
+  const label = ok ? `HTTP ${status} with an error body` : `HTTP ${status}${statusText?.trim() ? ` ${statusText.trim()}` : ''}`
   const names = [detail.code, detail.type].filter((value) => value !== undefined && value !== detail.message)
   const said = detail.message ? `: "${quote(detail.message)}"${names.length > 0 ? ` (${quote(names.join(', '), 80)})` : ''}` : names.length > 0 ? ` (${quote(names.join(', '), 80)})` : ''
   const page = detail.html ? ' The body is an HTML page, probably from a proxy or gateway in front of the API.' : ''
