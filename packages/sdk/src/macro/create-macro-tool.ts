@@ -3,7 +3,7 @@ import { InvokeError, isAbortError, isInvokeError } from '../errors/invoke-error
 import { abortReason } from '../retry/with-retry'
 import { assertToolName } from '../tool/check-tool-definition'
 import { assertTool } from '../tool/define-tool'
-import { setToolJsonSchema, toToolJsonSchema, validateSchema, type InferSchemaOutput, type SchemaIssue, type StandardSchemaLike } from '../tool/schema'
+import { isStandardSchema, setToolJsonSchema, toToolJsonSchema, validateSchema, type InferSchemaOutput, type SchemaIssue, type StandardSchemaLike } from '../tool/schema'
 import type { MacroToolInfo, Tool, ToolExecuteContext, ToolSet } from '../types'
 import { buildMacroJsonSchema, DEFAULT_ACTION_DESCRIPTION } from './build-macro-json-schema'
 
@@ -275,10 +275,10 @@ function formatSeconds(seconds: number): string {
 function resolveReflection(reflection: unknown): StandardSchemaLike | undefined {
   if (reflection === false) return undefined
   if (reflection === undefined) return defaultReflection()
-  if (typeof reflection !== 'object' || reflection === null || typeof (reflection as Record<string, unknown>)['~standard'] !== 'object') {
+  if (!isStandardSchema(reflection)) {
     throw new InvokeError('config_error', 'createMacroTool: reflection must be a zod object (e.g. z.object({ thought: z.string().optional() })) or false.')
   }
-  return reflection as StandardSchemaLike
+  return reflection
 }
 
 let sharedReflection: StandardSchemaLike | undefined

@@ -37,6 +37,12 @@ function expected(node: JsonSchemaNode): string {
   return bounds.length > 0 ? `${type} ${bounds.join(' and ')}` : type
 }
 
+/** A value of the right type that the node's enum or numeric bounds still refuse. */
+function outOfRange(value: unknown, node: JsonSchemaNode): boolean {
+  if (Array.isArray(node.enum)) return !node.enum.includes(value)
+  return typeof value === 'number' && ((typeof node.minimum === 'number' && value < node.minimum) || (typeof node.maximum === 'number' && value > node.maximum))
+}
+
 /** The names a macro tool accepts as actions, or the tools of a plain tool set. */
 export function availableList(tool: Tool | undefined, tools: Record<string, unknown>): string {
   if (tool?.macro) return `Available actions: ${Object.keys(tool.macro.actions).join(', ')}.`
@@ -57,7 +63,8 @@ export function describeIssue(toolName: string, tool: Tool, tools: Record<string
   const value = valueAt(args, path)
   let detail: string
   if (value === undefined && node) detail = `required ${expected(node)}, got nothing`
-  else if (node && !matchesSchemaType(value, node)) detail = `expected ${expected(node)}, got ${previewValue(value)}`
+  // Worded from the schema, not the library's message, so every schema library reads the same.
+  else if (node && (!matchesSchemaType(value, node) || outOfRange(value, node))) detail = `expected ${expected(node)}, got ${previewValue(value)}`
   else detail = `${issue.message.replace(/\.$/, '')} (got ${previewValue(value)})`
   return `${where}: ${detail}. ${availableList(tool, tools)}`
 }

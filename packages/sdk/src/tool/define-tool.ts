@@ -1,7 +1,7 @@
 import { InvokeError } from '../errors/invoke-error'
 import type { Tool, ToolExecuteContext } from '../types'
 import { assertObjectSchema } from './check-tool-definition'
-import { toToolJsonSchema, type InferSchemaOutput, type StandardSchemaLike } from './schema'
+import { isStandardSchema, toToolJsonSchema, type InferSchemaOutput, type StandardSchemaLike } from './schema'
 
 /**
  * Declares a tool: a description, a zod input schema and an optional `execute`. Returns the same
@@ -33,8 +33,8 @@ export function assertTool(tool: unknown, name: string): asserts tool is Tool {
     throw new InvokeError('config_error', `Tool "${name}" is not an object. Create it with defineTool({ description, inputSchema, execute }).`)
   }
   const { inputSchema, execute, description } = tool as Record<string, unknown>
-  if (typeof inputSchema !== 'object' || inputSchema === null || typeof (inputSchema as Record<string, unknown>)['~standard'] !== 'object') {
-    throw new InvokeError('config_error', `Tool "${name}" needs an inputSchema made with zod 3.25+ or zod 4, e.g. z.object({ index: z.number() }).`)
+  if (!isStandardSchema(inputSchema)) {
+    throw new InvokeError('config_error', `Tool "${name}" needs an inputSchema: a zod schema (z.object({ index: z.number() })), a Standard JSON Schema (ArkType, valibot's toStandardJsonSchema) or jsonSchema({ type: 'object', … }) from "@wildcall/sdk/json-schema".`)
   }
   if (execute !== undefined && typeof execute !== 'function') {
     throw new InvokeError('config_error', `Tool "${name}": execute must be a function.`)

@@ -13,8 +13,10 @@ export interface SchemaIssue {
 type ValidationResult<Output> = { value: Output; issues?: undefined } | { issues: ReadonlyArray<SchemaIssue> }
 
 /**
- * Any schema that implements Standard Schema (zod 3.25+ and zod 4 do). The JSON Schema sent to the
- * model is derived from zod; validation goes through `~standard.validate`.
+ * Any schema that implements Standard Schema: zod 3.25+ and 4, and with Standard JSON Schema for
+ * the JSON Schema sent to the model, ArkType, valibot through `toStandardJsonSchema` and plain JSON
+ * Schema through `jsonSchema()` from `@wildcall/sdk/json-schema`. Validation goes through
+ * `~standard.validate`.
  *
  * @example
  * ```ts
@@ -40,6 +42,11 @@ export interface StandardSchemaLike<Output = unknown> {
  * ```
  */
 export type InferSchemaOutput<S> = S extends StandardSchemaLike<infer O> ? O : never
+
+/** Whether `value` is a Standard Schema (an object, or a function as ArkType's types are). */
+export function isStandardSchema(value: unknown): value is StandardSchemaLike {
+  return (typeof value === 'function' || (typeof value === 'object' && value !== null)) && typeof (value as Partial<StandardSchemaLike>)['~standard'] === 'object'
+}
 
 export type ValidateResult<T> = { success: true; data: T } | { success: false; issues: ReadonlyArray<SchemaIssue> }
 
@@ -73,8 +80,8 @@ export function setToolJsonSchema(schema: object, json: Record<string, unknown>)
 }
 
 /**
- * The JSON Schema of a zod schema (input side: defaulted fields are optional), converted once per
- * schema object and cached.
+ * The normalised JSON Schema of a tool's input schema (input side: defaulted fields are optional),
+ * converted once per schema object and cached: what the model is sent and what repair reads.
  */
 export function toToolJsonSchema(schema: StandardSchemaLike): Record<string, unknown> {
   const cached = cache.get(schema)
@@ -85,33 +92,107 @@ export function toToolJsonSchema(schema: StandardSchemaLike): Record<string, unk
 }
 
 function convert(schema: StandardSchemaLike): Record<string, unknown> {
-  const vendor = schema['~standard']?.vendor
-  if (vendor !== 'zod') {
-    throw new InvokeError('config_error', `Tool input schemas must be zod schemas (got a "${String(vendor)}" schema). Use zod 3.25+ or zod 4.`)
+  const standard = schema['~standard'] as StandardSchemaLike['~standard'] & { jsonSchema?: { input?: (options: { target: string }) => unknown } }
+  let json: unknown
+  if (standard?.vendor === 'zod') {
+    json = '_zod' in schema ? toJSONSchema(schema as never, { io: 'input', unrepresentable: 'any' }) : zod3ToJsonSchema(schema)
+  } else if (typeof standard?.jsonSchema?.input === 'function') {
+    // Standard JSON Schema (valibot's toStandardJsonSchema, ArkType, `jsonSchema()`): the input side.
+    json = standard.jsonSchema.input({ target: 'draft-2020-12' })
+  } else {
+    throw new InvokeError(
+      'config_error',
+      `A tool input schema from "${String(standard?.vendor)}" has no JSON Schema to send to the model. Use zod, a Standard JSON Schema (ArkType, valibot through toStandardJsonSchema) or jsonSchema({...}) from "@wildcall/sdk/json-schema".`,
+    )
   }
-  const json = '_zod' in schema ? (toJSONSchema(schema as never, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>) : zod3ToJsonSchema(schema)
   return compactJsonSchema(json)
 }
 
 const SAFE = Number.MAX_SAFE_INTEGER
-/**
- * Drops what costs tokens and says nothing: `$schema`, safe-integer bounds (`additionalProperties:
- * false` noise stays). A bigint (a `z.bigint()` bound, a bigint literal or default) becomes a
- * number, since `JSON.stringify` throws on one when the request is sent.
- */
-export function compactJsonSchema(node: unknown): Record<string, unknown> {
-  return strip(node, true) as Record<string, unknown>
+// Inlining a `$ref` copies its target: a schema whose definitions refer to each other many times
+// over could grow without end, so past this many copies the rest stay references.
+const MAX_INLINED = 200
+
+interface NormalizeState {
+  root: unknown
+  inlined: number
+  keptRef: boolean
 }
 
-function strip(node: unknown, root: boolean): unknown {
+/**
+ * One normalised JSON Schema whatever library wrote it, so that repair, coercion and error
+ * messages read the same description of the fields: drops what costs tokens and says nothing
+ * (`$schema`, safe-integer bounds, an empty `required`), inlines local `$ref`s (`#/$defs/…`,
+ * `#/definitions/…`; a recursive one stays a reference), and writes a union of bare types
+ * (`anyOf: [{type: 'string'}, {type: 'null'}]`) as `type: ['string', 'null']`, as zod does. A bigint
+ * (a `z.bigint()` bound, a bigint literal or default) becomes a number, since `JSON.stringify`
+ * throws on one when the request is sent.
+ */
+export function compactJsonSchema(node: unknown): Record<string, unknown> {
+  const state: NormalizeState = { root: node, inlined: 0, keptRef: false }
+  const out = normalize(node, true, state, ['#']) as Record<string, unknown>
+  if (!state.keptRef) {
+    delete out.$defs
+    delete out.definitions
+  }
+  return out
+}
+
+function normalize(node: unknown, root: boolean, state: NormalizeState, refs: readonly string[]): unknown {
   if (typeof node === 'bigint') return Number(node)
-  if (Array.isArray(node)) return node.map((item) => strip(item, false))
+  if (Array.isArray(node)) return node.map((item) => normalize(item, false, state, refs))
   if (typeof node !== 'object' || node === null) return node
+  const { $ref, ...siblings } = node as Record<string, unknown>
+  if (typeof $ref === 'string') {
+    const target = refs.includes($ref) || state.inlined >= MAX_INLINED ? undefined : resolveLocalRef(state.root, $ref)
+    if (target === undefined) state.keptRef = true
+    else {
+      state.inlined++
+      // Keywords beside a `$ref` (a description, a default) apply too, and say more than the target.
+      return normalize({ ...target, ...siblings }, false, state, [...refs, $ref])
+    }
+  }
   const out: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(node)) {
     if (key === '$schema' || (root && key === '~standard')) continue
     if ((key === 'maximum' && value === SAFE) || (key === 'minimum' && value === -SAFE)) continue
-    setOwn(out, key, strip(value, false))
+    if (key === 'required' && Array.isArray(value) && value.length === 0) continue
+    setOwn(out, key, normalize(value, false, state, refs))
+  }
+  const types = Array.isArray(out.anyOf) && out.type === undefined ? bareTypes(out.anyOf) : undefined
+  if (types) {
+    delete out.anyOf
+    out.type = types
   }
   return out
+}
+
+/** The types of a list of `{type}`-only branches, or `undefined` when a branch says more. */
+function bareTypes(branches: unknown[]): string[] | undefined {
+  const types: string[] = []
+  for (const branch of branches) {
+    const type = typeof branch === 'object' && branch !== null && Object.keys(branch).length === 1 ? (branch as Record<string, unknown>).type : undefined
+    for (const entry of Array.isArray(type) ? type : [type]) {
+      if (typeof entry !== 'string') return undefined
+      if (!types.includes(entry)) types.push(entry)
+    }
+  }
+  return types.length > 0 ? types : undefined
+}
+
+/** The object a local reference (`#`, `#/$defs/Name`, a JSON pointer) points at, if any. */
+function resolveLocalRef(root: unknown, ref: string): Record<string, unknown> | undefined {
+  if (!ref.startsWith('#')) return undefined
+  let node = root
+  for (const raw of ref.slice(1).split('/').slice(1)) {
+    let segment: string
+    try {
+      segment = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~')
+    } catch {
+      return undefined
+    }
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, segment)) return undefined
+    node = (node as Record<string, unknown>)[segment]
+  }
+  return typeof node === 'object' && node !== null && !Array.isArray(node) ? (node as Record<string, unknown>) : undefined
 }
