@@ -7,6 +7,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^@wildcall\/sdk\/testing$/, replacement: here('./packages/sdk/src/testing/index.ts') },
+      { find: /^@wildcall\/mcp$/, replacement: here('./packages/mcp/src/index.ts') },
       { find: /^@wildcall\/sdk\/json-schema$/, replacement: here('./packages/sdk/src/json-schema.ts') },
       { find: /^@wildcall\/sdk\/internal$/, replacement: here('./packages/sdk/src/internal.ts') },
       { find: /^@wildcall\/sdk$/, replacement: here('./packages/sdk/src/index.ts') },

@@ -4,6 +4,9 @@
 // - `@wildcall/sdk`: everything its root entry exports, bundled for the browser, minified, zod
 //   external — at most 12 kB gzip, and no `node:` (or bare Node built-in) import may be reached.
 // - each `@wildcall/adapter-*`: bundled the same way with the SDK and zod external — at most 1 kB gzip.
+// - `@wildcall/sdk/json-schema` (plain JSON Schema tools and their validator): what it adds to the
+//   root entry's bundle, i.e. the root and this entry bundled together, minus the root alone.
+// - `@wildcall/mcp`: bundled with the SDK and the MCP SDK external.
 //
 // Sources are bundled (esbuild compiles TypeScript the way tsup does), so the figure never comes
 // from a stale `dist`. Usage: `node scripts/check-size.mjs [--json]`. Exit code 0 when every
@@ -19,13 +22,18 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const KB = 1000
 const SDK_BUDGET = 12 * KB
 const ADAPTER_BUDGET = 1 * KB
+const JSON_SCHEMA_BUDGET = 8 * KB
+const MCP_BUDGET = 2 * KB
 const nodeBuiltins = new Set(builtinModules)
 
-/** Bundles one entry for the browser and returns its sizes and the Node built-ins it reached. */
-async function measure(name, entry, external, budget) {
+/**
+ * Bundles one entry (a file, or `{ contents }` of a module) for the browser and returns its sizes and
+ * the Node built-ins it reached. `baseline` is subtracted from the sizes: what the entry adds to it.
+ */
+async function measure(name, entry, external, budget, baseline = { minified: 0, gzip: 0 }) {
   const nodeImports = new Set()
   const result = await build({
-    entryPoints: [entry],
+    ...(typeof entry === 'string' ? { entryPoints: [entry] } : { stdin: { contents: entry.contents, resolveDir: root, loader: 'ts', sourcefile: name } }),
     bundle: true,
     minify: true,
     format: 'esm',
@@ -54,7 +62,7 @@ async function measure(name, entry, external, budget) {
     ],
   })
   const code = result.outputFiles[0].contents
-  const gzip = gzipSync(code, { level: 9 }).length
+  const gzip = gzipSync(code, { level: 9 }).length - baseline.gzip
   const inputs = Object.values(result.metafile.outputs)[0].inputs
   const largest = Object.entries(inputs)
     .map(([file, info]) => ({ file: relative(root, join(root, file)), bytes: info.bytesInOutput }))
@@ -63,13 +71,17 @@ async function measure(name, entry, external, budget) {
   const problems = []
   if (gzip > budget) problems.push(`${gzip} B gzip is over the budget of ${budget} B`)
   if (nodeImports.size > 0) problems.push(`imports Node built-ins: ${[...nodeImports].join(', ')}`)
-  return { name, minified: code.length, gzip, budget, ok: problems.length === 0, problems, largest }
+  return { name, minified: code.length - baseline.minified, gzip, budget, ok: problems.length === 0, problems, largest }
 }
 
 async function checkSizes() {
   const reports = []
   const sdkEntry = join(root, 'packages/sdk/src/index.ts')
-  reports.push(await measure('@wildcall/sdk', sdkEntry, ['zod', 'zod/*'], SDK_BUDGET))
+  const sdk = await measure('@wildcall/sdk', sdkEntry, ['zod', 'zod/*'], SDK_BUDGET)
+  reports.push(sdk)
+  const jsonSchemaEntry = { contents: ['packages/sdk/src/index.ts', 'packages/sdk/src/json-schema.ts'].map((file) => `export * from './${file}'`).join('\n') }
+  reports.push(await measure('@wildcall/sdk/json-schema', jsonSchemaEntry, ['zod', 'zod/*'], JSON_SCHEMA_BUDGET, sdk))
+  reports.push(await measure('@wildcall/mcp', join(root, 'packages/mcp/src/index.ts'), ['@wildcall/sdk', '@wildcall/sdk/*', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', 'zod', 'zod/*'], MCP_BUDGET))
   const adapterDirs = readdirSync(join(root, 'packages'))
     .filter((dir) => dir.startsWith('adapter-'))
     .sort()

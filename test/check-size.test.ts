@@ -49,6 +49,20 @@ describe('scripts/check-size.mjs', () => {
     expect(over).toEqual([])
   })
 
+  it('should report what plain JSON Schema tools add (the validator) apart from the root, within its budget', () => {
+    const jsonSchema = byName.get('@wildcall/sdk/json-schema')!
+    expect(jsonSchema.gzip).toBeGreaterThan(1_000)
+    expect(jsonSchema.budget).toBe(8_000)
+    expect(jsonSchema.problems).toEqual([])
+  })
+
+  it('should report the MCP bridge on its own, within its budget', () => {
+    const mcp = byName.get('@wildcall/mcp')!
+    expect(mcp.gzip).toBeGreaterThan(300)
+    expect(mcp.budget).toBe(2_000)
+    expect(mcp.problems).toEqual([])
+  })
+
   it('should exit 0 exactly when every package is within budget', () => {
     expect(run.status).toBe(report.packages.every((entry) => entry.ok) ? 0 : 1)
     expect(report.ok).toBe(report.packages.every((entry) => entry.ok))

@@ -332,7 +332,8 @@ export interface ToolExecuteContext {
 }
 
 /**
- * A tool the model may call: a description, an input schema (zod 3.25+ or 4) and an optional `execute`.
+ * A tool the model may call: a description, an input schema (zod 3.25+ or 4, a Standard JSON Schema
+ * such as ArkType or valibot's `toStandardJsonSchema`, or `jsonSchema()`) and an optional `execute`.
  *
  * @example
  * ```ts

@@ -94,9 +94,7 @@ export interface JsonSchema<Output = unknown> extends StandardSchemaLike<Output>
  * })
  * ```
  */
-export function jsonSchema<const S extends JsonSchemaObject>(schema: S): JsonSchema<InferJsonSchema<S>>
-export function jsonSchema<Output>(schema: JsonSchemaObject): JsonSchema<Output>
-export function jsonSchema(schema: JsonSchemaObject): JsonSchema {
+export function jsonSchema<Output = never, const S extends JsonSchemaObject = JsonSchemaObject>(schema: S): JsonSchema<[Output] extends [never] ? InferJsonSchema<S> : Output> {
   if (!isPlainObject(schema)) {
     throw new InvokeError('config_error', 'jsonSchema() needs a JSON Schema object, e.g. jsonSchema({ type: "object", properties: { index: { type: "integer" } } }).')
   }
@@ -124,7 +122,8 @@ export function jsonSchema(schema: JsonSchemaObject): JsonSchema {
       jsonSchema: { input: () => schema, output: () => schema },
     },
   }
-  return wrapped
+  // The output type is the caller's statement (or the schema's); the validator checks the value.
+  return wrapped as JsonSchema<never>
 }
 
 function draftOf(schema: JsonSchemaObject): SchemaDraft {
