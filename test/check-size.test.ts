@@ -32,8 +32,9 @@ describe('scripts/check-size.mjs', () => {
   // previews of markup calls while they stream +0.7 kB, more response shapes and a streamed body to
   // invoke +0.6 kB, adapting to a refused request field +0.9 kB), down by replacing the deprecated
   // zod-to-json-schema with a built-in zod 3 converter (-2.9 kB); up +0.8 kB for first-run fixes
-  // (every credential header redacted, a base URL's query kept, tool names and schemas checked).
-  const SDK_CEILING = 51_804
+  // (every credential header redacted, a base URL's query kept, tool names and schemas checked);
+  // up +0.6 kB for tools from any schema library read through one normalised JSON Schema.
+  const SDK_CEILING = 52_406
   it(`should keep @wildcall/sdk under its ratchet ceiling of ${SDK_CEILING} B gzip`, () => {
     const sdk = byName.get('@wildcall/sdk')!
     expect(sdk.gzip).toBeLessThanOrEqual(SDK_CEILING)
