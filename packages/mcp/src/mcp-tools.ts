@@ -158,7 +158,9 @@ async function listAll(client: McpClientLike): Promise<McpListedTool[]> {
 
 function toTool(client: McpClientLike, listed: McpListedTool): McpTool {
   if (typeof listed?.name !== 'string' || listed.name === '') throw new InvokeError('invalid_schema', '[mcp] The MCP server listed a tool without a name.')
-  const schema = typeof listed.inputSchema === 'object' && listed.inputSchema !== null ? listed.inputSchema : { type: 'object' as const }
+  // MCP requires `type: "object"`; a server that leaves it out (or the whole schema) still means one.
+  const given: Record<string, unknown> = typeof listed.inputSchema === 'object' && listed.inputSchema !== null ? listed.inputSchema : {}
+  const schema = given.type === undefined ? { ...given, type: 'object' } : given
   const description = listed.description ?? listed.title ?? listed.annotations?.title
   return {
     ...(description === undefined ? {} : { description }),
