@@ -91,6 +91,15 @@ describe('createMacroTool', () => {
       expect(ctx.events).toEqual([{ type: 'action', name: 'click_element_by_index', input: { index: 4, while_holding_ctrl: false }, output: 'clicked 4', durationMs: expect.any(Number) }])
     })
 
+    it('should report the action duration in whole milliseconds, as the other events do', async () => {
+      const slow = defineTool({ inputSchema: z.object({}), execute: () => new Promise((resolve) => setTimeout(() => resolve('ok'), 7)) })
+      const ctx = context()
+      await createMacroTool({ slow }).execute({ action: { slow: {} } } as never, ctx)
+      const [event] = ctx.events as Array<{ durationMs: number }>
+      expect(Number.isInteger(event!.durationMs)).toBe(true)
+      expect(event!.durationMs).toBeGreaterThanOrEqual(5)
+    })
+
     it('should not run an action when the step is already aborted', async () => {
       const execute = vi.fn()
       const AgentOutput = createMacroTool({ go: defineTool({ inputSchema: z.object({}), execute }) })

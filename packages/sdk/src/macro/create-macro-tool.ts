@@ -241,14 +241,14 @@ export function createMacroTool<Tools extends ToolSet, Reflection extends Standa
       output = tool.execute ? await raceAbort(tool.execute, actionInput, context, signal) : undefined
     } catch (cause) {
       if (signal?.aborted) throw abortReason(signal)
-      context?.emit?.('action', { name, input: actionInput, error: cause, durationMs: performance.now() - startedAt })
+      context?.emit?.('action', { name, input: actionInput, error: cause, durationMs: Math.round(performance.now() - startedAt) })
       if (isAbortError(cause) || isInvokeError(cause)) throw cause
       const detail = cause instanceof Error ? cause.message : String(cause)
       throw new Error(`action "${name}" threw: ${detail}`, { cause })
     }
     // A tool that ignores the signal still cannot complete an aborted step.
     if (signal?.aborted) throw abortReason(signal)
-    context?.emit?.('action', { name, input: actionInput, output, durationMs: performance.now() - startedAt })
+    context?.emit?.('action', { name, input: actionInput, output, durationMs: Math.round(performance.now() - startedAt) })
     trackWait(name, actionInput)
     return { input, output }
   }
