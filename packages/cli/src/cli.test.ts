@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { contentResponse, startScriptedServer, toolCallResponse, type ScriptedServer } from '@wildcall/sdk/testing'
+import { contentResponse, sseChunks, startScriptedServer, toolCallResponse, type ScriptedServer } from '@wildcall/sdk/testing'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 
 // The built command, as `npx wildcall` runs it (npm test builds every package first).
@@ -77,8 +77,13 @@ describe('wildcall (built CLI)', { timeout: 90_000 }, () => {
       expect(unknownCommand.stderr).toContain('unknown command "diagnose"')
       const unknownFlag = await wildcall(['doctor', '--base-url', server.url, '--model', 'm', '--verbose'])
       expect(unknownFlag.code).toBe(2)
-      expect(unknownFlag.stderr).toContain("Unknown option '--verbose'")
+      // One clean line naming the option and what the command takes, not Node's advice about '--'.
+      expect(unknownFlag.stderr).toContain('wildcall doctor: unknown option --verbose. Options: --base-url, --model, --api-key, --timeout-ms, --stream, --adapter, --json, --quiet (-q), --help (-h).')
+      expect(unknownFlag.stderr).not.toContain('positional argument')
       expect(unknownFlag.stderr).toContain('wildcall doctor --help')
+      const missingValue = await wildcall(['repair', '-', '--tools'])
+      expect(missingValue.code).toBe(2)
+      expect(missingValue.stderr).toContain('repair: --tools needs a value, e.g. --tools VALUE.')
       const missingModel = await wildcall(['doctor', '--base-url', server.url])
       expect(missingModel.code).toBe(2)
       expect(missingModel.stderr).toContain('--model is required')
@@ -177,15 +182,93 @@ describe('wildcall (built CLI)', { timeout: 90_000 }, () => {
       expect(run.stdout).toContain('Verdict: WORKS WITH REPAIRS')
     })
 
-    it('should report a connection failure as a retryable network error', async () => {
+    it('should give a refused connection its own verdict and exit code 4, not a transient failure', async () => {
       const closed = await startScriptedServer({ script: [{ body: '' }] })
       const url = closed.url
       await closed.close()
       const run = await wildcall(['doctor', '--base-url', url, '--model', 'gpt-4.1-mini', '--json'])
-      expect(run.code).toBe(3)
+      expect(run.code).toBe(4)
       const report = JSON.parse(run.stdout)
+      expect(report.outcome).toBe('unreachable')
       expect(report.error.type).toBe('network_error')
       expect(report.http).toBeUndefined()
+      expect(report.verdict).toBe(`UNREACHABLE: nothing answered at ${url} (ECONNREFUSED). Check the host and port of --base-url, that the server is running, and your network or proxy.`)
+      const text = await wildcall(['doctor', '--base-url', url, '--model', 'gpt-4.1-mini', '--quiet'])
+      expect(text.code).toBe(4)
+      expect(text.stdout).toContain('Verdict: UNREACHABLE')
+    })
+
+    it('should call a host name that does not resolve unreachable too', async () => {
+      const run = await wildcall(['doctor', '--base-url', 'http://wildcall-doctor-test.invalid/v1', '--model', 'gpt-4.1-mini', '--json', '--timeout-ms', '20000'])
+      expect(run.code).toBe(4)
+      expect(JSON.parse(run.stdout).verdict).toMatch(/^UNREACHABLE: nothing answered at http:\/\/wildcall-doctor-test\.invalid\/v1 \((ENOTFOUND|EAI_AGAIN)\)/)
+    })
+
+    it('should keep a server that answers too slowly transient, and name the --timeout-ms flag', async () => {
+      server.setScript([{ delayMs: 3_000, body: toolCallResponse('AgentOutput', STEP) }])
+      const run = await doctor('qwen3-max', ['--timeout-ms', '300'])
+      expect(run.code).toBe(3)
+      const report = JSON.parse(run.stdout)
+      expect(report.error.type).toBe('timeout')
+      expect(report.error.message).toContain('No response within --timeout-ms (300 ms). Raise --timeout-ms')
+      expect(report.error.message).not.toContain('Raise timeoutMs')
+    })
+
+    it('should send the request as a stream with --stream and report the streamed call', async () => {
+      const events = [
+        { choices: [{ index: 0, delta: { role: 'assistant', tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'AgentOutput', arguments: '' } }] } }] },
+        { choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: JSON.stringify(STEP) } }] } }] },
+        { choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] },
+      ]
+      server.setScript([{ headers: { 'content-type': 'text/event-stream' }, chunks: sseChunks(events) }])
+      const run = await doctor('qwen3-max', ['--stream'])
+      expect(run.code).toBe(0)
+      const report = JSON.parse(run.stdout)
+      expect(report.stream).toBe(true)
+      expect(report.outcome).toBe('clean')
+      expect(report.toolCall).toEqual({ name: 'AgentOutput', args: STEP })
+      expect(server.requests[0]!.body.stream).toBe(true)
+      expect(report.rawResponse).toContain('data: [DONE]')
+      expect(run.stderr).toContain('(streaming)')
+    })
+
+    it('should load a custom adapter module with --adapter and let it patch the request', async () => {
+      const module = join(work, 'acme-adapter.mjs')
+      // Built JavaScript as an adapter package ships it; a plain object passes defineAdapter's checks.
+      await writeFile(module, `export function acmeAdapter() {
+  return { name: 'acme', match: { models: ['acme-'] }, patchRequest(body) { body.acme_mode = 'fast' } }
+}
+export const version = '1.0.0'
+`)
+      const run = await doctor('acme-large-1', ['--adapter', module])
+      expect(run.code).toBe(0)
+      const report = JSON.parse(run.stdout)
+      expect(report.adapters).toEqual(['acme'])
+      expect(report.patches).toEqual([{ adapter: 'acme', changes: [{ path: 'acme_mode', kind: 'added', after: 'fast' }] }])
+      expect(server.requests[0]!.body.acme_mode).toBe('fast')
+      expect(run.stderr).toContain('adapters: acme)')
+
+      const repaired = await wildcall(['repair', '-', '--json', '--model', 'acme-large-1', '--adapter', module], { stdin: JSON.stringify(toolCallResponse('AgentOutput', STEP)) })
+      expect(repaired.code).toBe(0)
+      expect(JSON.parse(repaired.stdout).adapters).toEqual(['acme'])
+    })
+
+    it('should say "none" in the progress line when no adapter matches', async () => {
+      const run = await wildcall(['doctor', '--base-url', server.url, '--model', 'acme-large-1'])
+      expect(run.stderr).toContain('adapters: none)')
+      expect(run.stderr).not.toContain('adapters: )')
+    })
+
+    it('should turn an --adapter module that cannot load or exports no adapter into a usage error', async () => {
+      const missing = await doctor('acme-large-1', ['--adapter', join(work, 'missing.mjs')])
+      expect(missing.code).toBe(2)
+      expect(missing.stderr).toContain(`--adapter ${join(work, 'missing.mjs')} could not be loaded`)
+      const empty = join(work, 'empty.mjs')
+      await writeFile(empty, 'export const answer = 42\n')
+      const none = await doctor('acme-large-1', ['--adapter', empty])
+      expect(none.code).toBe(2)
+      expect(none.stderr).toContain('exports no adapter')
+      expect(server.requests).toHaveLength(0)
     })
   })
 

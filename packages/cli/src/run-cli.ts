@@ -12,7 +12,7 @@ Commands:
 Run "wildcall <command> --help" for a command's options.
 
 Exit codes: 0 ok · 1 the model or endpoint fails (retrying will not help) · 2 usage error ·
-3 transient failure (a retry may help).
+3 transient failure (a retry may help) · 4 unreachable (doctor: nothing answered at the base URL).
 `
 
 const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> = {

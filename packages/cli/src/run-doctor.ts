@@ -4,6 +4,7 @@ import { createAllAdapters } from './create-all-adapters'
 import { createBrowserAgentTools, createDoctorMessages, MACRO_TOOL_NAME } from './create-browser-actions'
 import { UsageError, type CliIo } from './cli-io'
 import { diffJson, formatChanges, type JsonChange } from './diff-json'
+import { loadAdapterModules } from './load-adapters'
 import { ExitCode } from './exit-code'
 import { parseCommandArguments } from './parse-command-arguments'
 import { indent, redactText, describeAction } from './format-output'
@@ -23,21 +24,26 @@ Options:
   --model NAME        model name as the provider spells it (env WILDCALL_MODEL)
   --api-key KEY       API key (env WILDCALL_API_KEY; prefer the env: flags end up in shell history)
   --timeout-ms MS     give up on the request after MS milliseconds (default 60000)
+  --stream            send the request as a stream (stream: true), as client.stream() does
+  --adapter PATH      also load the adapters a module exports (your own, built to JavaScript); they
+                      match before the bundled ones. Repeat for several modules.
   --json              print one JSON report on stdout (progress still goes to stderr)
   -q, --quiet         no progress on stderr
   -h, --help          show this help
 
 Exit codes: 0 works (clean or repaired) · 1 fails, retrying will not help · 2 usage error ·
-3 transient failure, a retry may help.
+3 transient failure, a retry may help · 4 unreachable: no server answered at that address.
 `
 
-/** The four kinds of outcome a doctor run can have. */
-export type DoctorOutcome = 'clean' | 'repaired' | 'error_retryable' | 'error_final'
+/** The kinds of outcome a doctor run can have. */
+export type DoctorOutcome = 'clean' | 'repaired' | 'error_retryable' | 'error_final' | 'unreachable'
 
 /** What `wildcall doctor --json` prints. */
 export interface DoctorReport {
   baseURL: string
   model: string
+  /** Whether the request was sent as a stream (`--stream`). */
+  stream: boolean
   /** Adapters that matched, in patch order (the default `openai` adapter only for GPT models). */
   adapters: string[]
   /** What each matched adapter changed in the request, replayed one by one. */
@@ -62,6 +68,7 @@ const EXIT_BY_OUTCOME: Record<DoctorOutcome, number> = {
   repaired: ExitCode.ok,
   error_retryable: ExitCode.transient,
   error_final: ExitCode.failure,
+  unreachable: ExitCode.unreachable,
 }
 
 /** `wildcall doctor`: one real request, explained. Resolves with the exit code. */
@@ -71,6 +78,8 @@ export async function runDoctor(args: string[], io: CliIo): Promise<number> {
     model: { type: 'string' },
     'api-key': { type: 'string' },
     'timeout-ms': { type: 'string' },
+    stream: { type: 'boolean' },
+    adapter: { type: 'string', multiple: true },
     json: { type: 'boolean' },
     quiet: { type: 'boolean', short: 'q' },
     help: { type: 'boolean', short: 'h' },
@@ -88,7 +97,8 @@ export async function runDoctor(args: string[], io: CliIo): Promise<number> {
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new UsageError(`doctor: --timeout-ms must be a whole number of milliseconds > 0 (got "${values['timeout-ms']}")`)
   const progress = values.quiet ? () => {} : (text: string) => io.stderr(`${text}\n`)
 
-  const report = await diagnose({ baseURL, model, apiKey, timeoutMs, progress })
+  const adapters = [...(await loadAdapterModules(values.adapter ?? [], 'doctor')), ...createAllAdapters()]
+  const report = await diagnose({ baseURL, model, apiKey, timeoutMs, stream: values.stream === true, adapters, progress })
   io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatDoctorReport(report))
   return EXIT_BY_OUTCOME[report.outcome]
 }
@@ -98,15 +108,30 @@ interface DiagnoseInput {
   model: string
   apiKey: string | undefined
   timeoutMs: number
+  stream: boolean
+  /** The adapters to choose from: `--adapter` modules first, then the bundled ones. */
+  adapters: Adapter[]
   progress: (text: string) => void
 }
 
-async function diagnose({ baseURL, model, apiKey, timeoutMs, progress }: DiagnoseInput): Promise<DoctorReport> {
+// Codes of a request that never reached a server: nothing listens there, or the name does not resolve.
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT'])
+
+/** The system error code of a failed connection, found along an error's `cause` chain. */
+function unreachableCode(error: unknown): string | undefined {
+  for (let at: unknown = error, depth = 0; typeof at === 'object' && at !== null && depth < 5; at = (at as { cause?: unknown }).cause, depth++) {
+    const code = (at as { code?: unknown }).code
+    if (typeof code === 'string' && UNREACHABLE_CODES.has(code)) return code
+  }
+  return undefined
+}
+
+async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, adapters, progress }: DiagnoseInput): Promise<DoctorReport> {
   const tools = createBrowserAgentTools()
   const messages = createDoctorMessages()
-  const adapters = createAllAdapters()
   let http: DoctorReport['http']
   let rawResponse: string | undefined
+  let bodyRead: Promise<void> | undefined
   let sent: ChatRequest | undefined
 
   // Our own fetch around the real one: it sees the status, timing and body exactly as they arrive,
@@ -117,11 +142,18 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, progress }: Diagnos
     ticker.unref?.()
     try {
       const response = await fetch(input, init)
-      const text = await response.clone().text().catch(() => undefined)
+      const record = (text: string | undefined) => {
+        rawResponse = text === undefined ? undefined : redactText(text, apiKey)
+        if (http) http.bodyBytes = text === undefined ? 0 : new TextEncoder().encode(text).length
+      }
+      // A stream is read by the SDK as it arrives: its copy is recorded on the side, not awaited here.
+      const copy = response.clone().text().catch(() => undefined)
+      const text = stream ? undefined : await copy
       const durationMs = Math.round(performance.now() - startedAt)
-      rawResponse = text === undefined ? undefined : redactText(text, apiKey)
-      http = { status: response.status, durationMs, bodyBytes: text === undefined ? 0 : new TextEncoder().encode(text).length, contentType: response.headers.get('content-type') }
-      progress(`← HTTP ${response.status} after ${durationMs} ms`)
+      http = { status: response.status, durationMs, bodyBytes: 0, contentType: response.headers.get('content-type') }
+      if (stream) bodyRead = copy.then(record)
+      else record(text)
+      progress(`← HTTP ${response.status} after ${durationMs} ms${stream ? ' (streaming)' : ''}`)
       return response
     } finally {
       clearInterval(ticker)
@@ -138,7 +170,7 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, progress }: Diagnos
   }
   client.events.on('request', ({ url, body }) => {
     sent = body
-    progress(`→ POST ${url} (model ${model}, adapters: ${client.adapters.join(', ')})`)
+    progress(`→ POST ${url} (model ${model}, adapters: ${client.adapters.join(', ') || 'none'}${stream ? ', stream' : ''})`)
   })
 
   const unpatched = buildRequest({ model, messages, tools, toolChoiceName: MACRO_TOOL_NAME })
@@ -148,16 +180,19 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, progress }: Diagnos
   let result: InvokeResult | undefined
   let failure: unknown
   try {
-    result = await client.invoke(messages, tools, { toolChoiceName: MACRO_TOOL_NAME })
+    result = stream ? await client.stream(messages, tools, { toolChoiceName: MACRO_TOOL_NAME }).result : await client.invoke(messages, tools, { toolChoiceName: MACRO_TOOL_NAME })
   } catch (error) {
     failure = error
   }
+  // The stream's copy ends with the stream; a server that keeps the connection open is not waited for.
+  if (bodyRead) await Promise.race([bodyRead, new Promise((resolve) => setTimeout(resolve, 1_000).unref?.())])
   const durationMs = Math.round(performance.now() - startedAt)
   if (failure !== undefined && !isInvokeError(failure)) throw failure
 
   const base = {
     baseURL,
     model,
+    stream,
     adapters: [...client.adapters],
     patches,
     requestDiff: sent ? diffJson(JSON.parse(redactText(JSON.stringify(unpatched), apiKey)), sent) : [],
@@ -181,23 +216,29 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, progress }: Diagnos
     }
   }
   const error = failure as import('@wildcall/sdk').InvokeError
-  const outcome: DoctorOutcome = error.retryable ? 'error_retryable' : 'error_final'
+  const unreachable = error.type === 'network_error' && !http ? unreachableCode(error) : undefined
+  const outcome: DoctorOutcome = unreachable ? 'unreachable' : error.retryable ? 'error_retryable' : 'error_final'
   const wait = error.retryAfterMs !== undefined ? ` The server asks to wait ${(error.retryAfterMs / 1000).toFixed(1)} s.` : ''
+  // The SDK's advice names the option; here the knob is the flag.
+  const redacted = redactText(error.message, apiKey)
+  const message = error.type === 'timeout' ? redacted.replace(/\btimeoutMs\b/g, '--timeout-ms') : redacted
+  const verdicts: Record<Exclude<DoctorOutcome, 'clean' | 'repaired'>, string> = {
+    unreachable: `UNREACHABLE: nothing answered at ${baseURL} (${unreachable}). Check the host and port of --base-url, that the server is running, and your network or proxy.`,
+    error_retryable: `TRANSIENT FAILURE: ${error.type} — a retry may help (the SDK retries this type by itself).${wait}`,
+    error_final: `FAILS: ${error.type} — retrying will not help. ${message}`,
+  }
   return {
     ...base,
     outcome,
     fixes: [],
     error: {
       type: error.type,
-      message: redactText(error.message, apiKey),
+      message,
       retryable: error.retryable,
       ...(error.status !== undefined ? { status: error.status } : {}),
       ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
     },
-    verdict:
-      outcome === 'error_retryable'
-        ? `TRANSIENT FAILURE: ${error.type} — a retry may help (the SDK retries this type by itself).${wait}`
-        : `FAILS: ${error.type} — retrying will not help. ${redactText(error.message, apiKey)}`,
+    verdict: verdicts[outcome as keyof typeof verdicts],
   }
 }
 
@@ -248,7 +289,7 @@ function replayPatches(
 /** The human-readable report. */
 export function formatDoctorReport(report: DoctorReport): string {
   const lines: string[] = []
-  lines.push(`wildcall doctor — ${report.baseURL} · model ${report.model}`, '')
+  lines.push(`wildcall doctor — ${report.baseURL} · model ${report.model}${report.stream ? ' · stream' : ''}`, '')
   lines.push(`Adapters matched (patch order): ${report.adapters.join(', ') || 'none (the request goes out as built)'}`)
   for (const patch of report.patches) {
     lines.push(patch.changes.length === 0 ? `  ${patch.adapter}: no change` : `  ${patch.adapter}: ${patch.changes.length} change(s)`)

@@ -5,6 +5,7 @@ import { createBrowserAgentTools, createDoctorMessages, MACRO_TOOL_NAME } from '
 import { UsageError, type CliIo } from './cli-io'
 import { ExitCode } from './exit-code'
 import { describeAction, describeReflection } from './format-output'
+import { loadAdapterModules } from './load-adapters'
 import { loadTools } from './load-tools'
 import { parseCommandArguments } from './parse-command-arguments'
 
@@ -28,6 +29,8 @@ Options:
                       tools, or the only tool of --tools)
   --model NAME        run the adapters matching this model too (default: only the default adapter)
   --base-url URL      run the provider adapters matching this host too (e.g. https://openrouter.ai/api/v1)
+  --adapter PATH      also load the adapters a module exports (your own, built to JavaScript); they
+                      match before the bundled ones. Repeat for several modules.
   --json              print one JSON result on stdout
   -h, --help          show this help
 
@@ -57,6 +60,7 @@ export async function runRepair(args: string[], io: CliIo): Promise<number> {
     'tool-choice': { type: 'string' },
     model: { type: 'string' },
     'base-url': { type: 'string' },
+    adapter: { type: 'string', multiple: true },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   })
@@ -89,7 +93,7 @@ export async function runRepair(args: string[], io: CliIo): Promise<number> {
     baseURL: values['base-url'] ?? OFFLINE_BASE_URL,
     model: values.model ?? 'unknown-model',
     maxRetries: 0,
-    adapters: createAllAdapters(),
+    adapters: [...(await loadAdapterModules(values.adapter ?? [], 'repair')), ...createAllAdapters()],
     customFetch: async () => new Response(body, { status: 200, headers: { 'content-type': 'application/json' } }),
   })
   let result: InvokeResult | undefined
