@@ -6,6 +6,7 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 export default defineConfig({
   resolve: {
     alias: [
+      { find: /^@wildcall\/sdk\/testing\/vitest$/, replacement: here('./packages/sdk/src/testing/vitest.ts') },
       { find: /^@wildcall\/sdk\/testing$/, replacement: here('./packages/sdk/src/testing/index.ts') },
       { find: /^@wildcall\/mcp$/, replacement: here('./packages/mcp/src/index.ts') },
       { find: /^@wildcall\/sdk\/json-schema$/, replacement: here('./packages/sdk/src/json-schema.ts') },

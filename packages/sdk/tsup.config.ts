@@ -9,7 +9,18 @@ const shared = {
 
 export default defineConfig([
   // ESM: all entry points in one build, so they share chunks (one InvokeError class, one registry).
-  { ...shared, format: ['esm'], entry: { index: 'src/index.ts', internal: 'src/internal.ts', 'json-schema': 'src/json-schema.ts', 'testing/index': 'src/testing/index.ts' } },
-  // CJS: the testing kit imports vitest, which cannot be required from CommonJS, so it is ESM only.
-  { ...shared, format: ['cjs'], entry: { index: 'src/index.ts', internal: 'src/internal.ts', 'json-schema': 'src/json-schema.ts' } },
+  {
+    ...shared,
+    format: ['esm'],
+    entry: {
+      index: 'src/index.ts',
+      internal: 'src/internal.ts',
+      'json-schema': 'src/json-schema.ts',
+      'testing/index': 'src/testing/index.ts',
+      'testing/vitest': 'src/testing/vitest.ts',
+    },
+  },
+  // CJS: the scripted server and fixtures load with require too. The vitest kit is ESM only: vitest
+  // cannot be required from CommonJS.
+  { ...shared, format: ['cjs'], entry: { index: 'src/index.ts', internal: 'src/internal.ts', 'json-schema': 'src/json-schema.ts', 'testing/index': 'src/testing/index.ts' } },
 ])

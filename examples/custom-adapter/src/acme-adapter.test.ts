@@ -1,5 +1,6 @@
 import { createClient, defineTool, isInvokeError, registerAdapter } from '@wildcall/sdk'
-import { contentResponse, startScriptedServer, testAdapter, toolCallResponse, type ScriptedServer } from '@wildcall/sdk/testing'
+import { contentResponse, startScriptedServer, toolCallResponse, type ScriptedServer } from '@wildcall/sdk/testing'
+import { testAdapter } from '@wildcall/sdk/testing/vitest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { acmeAdapter } from './acme-adapter'

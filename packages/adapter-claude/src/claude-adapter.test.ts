@@ -1,5 +1,5 @@
 import { createAdapterRegistry, createClient, defineTool, normalizeModelName, type AdapterContext, type ChatRequest, type ChatResponse } from '@wildcall/sdk'
-import { testAdapter } from '@wildcall/sdk/testing'
+import { testAdapter } from '@wildcall/sdk/testing/vitest'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import contextWindowExceeded from './__fixtures__/claude-context-window-exceeded.json'

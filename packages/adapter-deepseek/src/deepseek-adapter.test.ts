@@ -1,5 +1,5 @@
 import type { AdapterContext, ChatMessage, ChatRequest } from '@wildcall/sdk'
-import { testAdapter } from '@wildcall/sdk/testing'
+import { testAdapter } from '@wildcall/sdk/testing/vitest'
 import { describe, expect, it } from 'vitest'
 import dsmlContent from './__fixtures__/deepseek-dsml-content.json'
 import insufficientBalance from './__fixtures__/deepseek-insufficient-balance.json'

@@ -1,5 +1,6 @@
 import { classifyFinish, createClient, defineTool, normalizeModelName, type AdapterContext, type ChatMessage, type ChatRequest, type ChatResponse, type ChatToolCall, type ChatToolDefinition } from '@wildcall/sdk'
-import { startScriptedServer, testAdapter, type RecordedRequest, type ScriptedReply } from '@wildcall/sdk/testing'
+import { startScriptedServer, type RecordedRequest, type ScriptedReply } from '@wildcall/sdk/testing'
+import { testAdapter } from '@wildcall/sdk/testing/vitest'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import apiKeyInvalid from './__fixtures__/gemini-api-key-invalid.json'

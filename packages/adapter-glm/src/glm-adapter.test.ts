@@ -1,4 +1,4 @@
-import { testAdapter } from '@wildcall/sdk/testing'
+import { testAdapter } from '@wildcall/sdk/testing/vitest'
 import insufficientBalance from './__fixtures__/glm-insufficient-balance.json'
 import markupInContent from './__fixtures__/glm-markup-in-content.json'
 import networkError from './__fixtures__/glm-network-error.json'

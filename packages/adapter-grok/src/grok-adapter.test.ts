@@ -1,4 +1,4 @@
-import { testAdapter } from '@wildcall/sdk/testing'
+import { testAdapter } from '@wildcall/sdk/testing/vitest'
 import incorrectApiKey from './__fixtures__/grok-incorrect-api-key.json'
 import noCredits from './__fixtures__/grok-no-credits.json'
 import promptTooLong from './__fixtures__/grok-prompt-too-long.json'

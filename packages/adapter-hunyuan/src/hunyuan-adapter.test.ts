@@ -1,5 +1,5 @@
 import type { ChatResponse } from '@wildcall/sdk'
-import { testAdapter } from '@wildcall/sdk/testing'
+import { testAdapter } from '@wildcall/sdk/testing/vitest'
 import { describe, expect, it } from 'vitest'
 import answerWrapper from './__fixtures__/hunyuan-answer-wrapper.json'
 import sensitive from './__fixtures__/hunyuan-sensitive.json'

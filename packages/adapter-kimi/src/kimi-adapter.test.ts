@@ -1,5 +1,5 @@
 import type { AdapterContext, ChatResponse } from '@wildcall/sdk'
-import { testAdapter } from '@wildcall/sdk/testing'
+import { testAdapter } from '@wildcall/sdk/testing/vitest'
 import { describe, expect, it } from 'vitest'
 import highRisk from './__fixtures__/kimi-high-risk.json'
 import markupInContent from './__fixtures__/kimi-markup-in-content.json'

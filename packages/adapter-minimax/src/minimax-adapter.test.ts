@@ -1,5 +1,5 @@
 import { createClient, defineTool, type ChatResponse, type InvokeError } from '@wildcall/sdk'
-import { testAdapter } from '@wildcall/sdk/testing'
+import { testAdapter } from '@wildcall/sdk/testing/vitest'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import insufficientBalance from './__fixtures__/minimax-insufficient-balance.json'

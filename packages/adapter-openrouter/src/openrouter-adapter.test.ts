@@ -1,5 +1,6 @@
 import { createAdapterRegistry, createClient, defineTool } from '@wildcall/sdk'
-import { startScriptedServer, testAdapter, type ScriptedServer } from '@wildcall/sdk/testing'
+import { startScriptedServer, type ScriptedServer } from '@wildcall/sdk/testing'
+import { testAdapter } from '@wildcall/sdk/testing/vitest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 // The Claude adapter's source, so this end-to-end test needs no build of that package.

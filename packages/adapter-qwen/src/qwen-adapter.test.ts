@@ -1,4 +1,4 @@
-import { testAdapter } from '@wildcall/sdk/testing'
+import { testAdapter } from '@wildcall/sdk/testing/vitest'
 import arrearage from './__fixtures__/qwen-arrearage.json'
 import bareThinkClose from './__fixtures__/qwen-bare-think-close.json'
 import contextLength from './__fixtures__/qwen-context-length.json'

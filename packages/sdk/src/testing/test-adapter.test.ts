@@ -12,8 +12,9 @@ import {
   checkRequestCase,
   checkResponseCase,
   claimedTargets,
-  testAdapter,
 } from './test-adapter'
+import { testAdapter as legacyTestAdapter } from './index'
+import { testAdapter } from './vitest'
 
 /** A small, well-behaved adapter: the kit must pass it. */
 function sampleAdapter(): Adapter {
@@ -141,3 +142,16 @@ describe('testAdapter checks', () => {
     await expect(checkResponseCase(adapter, { name: 'x', model: 'sample-1', response: '<html>502</html>', expected: { error: 'invalid_response' } })).resolves.toBeUndefined()
   })
 })
+
+describe('kit assertions without a test runner', () => {
+  it('should compare like toEqual and toMatchObject, and say what differs', () => {
+    expect(() => checkRequestCase(sampleAdapter(), { name: 'sub', model: 'sample-1', after: { tool_choice: 'required', messages: [{ role: 'system' }] } })).toThrow(
+      /request case "sub": the sent body does not match "after"\n {2}expected to contain: .*"tool_choice":"required"/,
+    )
+    expect(() => checkRequestCase(sampleAdapter(), { name: 'sub', model: 'sample-1', after: { model: 'sample-1', sample_mode: 'tools' } })).not.toThrow()
+  })
+})
+
+// Adapter packages written before `@wildcall/sdk/testing/vitest` import the kit from the
+// plain-Node entry: it registers the same suite with the running vitest, without importing vitest.
+legacyTestAdapter(sampleAdapter(), { matches: ['sample-2'], finishes: [{ reason: 'sample_done', expected: 'ok' }] })

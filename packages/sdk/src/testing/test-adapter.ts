@@ -1,4 +1,3 @@
-import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { assertAdapter } from '../adapters/define-adapter'
 import { normalizeModelName } from '../adapters/normalize-model-name'
@@ -10,6 +9,7 @@ import { runHook } from '../client/invoke'
 import { isInvokeError, type InvokeErrorType } from '../errors/invoke-error'
 import { defineTool } from '../tool/define-tool'
 import type { ChatMessage, ChatRequest, ChatResponse, FinishClass, ToolSet } from '../types'
+import { ensure, ensureEqual, ensureSubset } from './check'
 import { contentResponse, toolCallResponse } from './scripted-server'
 
 /** A model name (on `https://api.example.com/v1`), or a model on a given base URL. */
@@ -160,7 +160,7 @@ export function checkMatch(adapter: Adapter, target: AdapterTestTarget, expected
     registry: createAdapterRegistry(),
     customFetch: () => Promise.reject(new Error('the match check sends nothing')),
   })
-  expect(client.adapters.includes(adapter.name), `adapter "${adapter.name}" should ${expected ? '' : 'not '}match ${label(target)} (resolved: ${client.adapters.join(', ')})`).toBe(expected)
+  ensure(client.adapters.includes(adapter.name) === expected, `adapter "${adapter.name}" should ${expected ? '' : 'not '}match ${label(target)} (resolved: ${client.adapters.join(', ')})`)
 }
 
 function snapshot(value: unknown): unknown {
@@ -195,13 +195,13 @@ export function checkPatchRequest(adapter: Adapter, target: AdapterTestTarget, t
   const onceSent = snapshot(once) as ChatRequest
   const twice = snapshot(patchOnce(adapter, once, context))
   const where = `patchRequest of "${adapter.name}" for ${label(target)}${toolChoiceName ? ` with toolChoiceName "${toolChoiceName}"` : ''}`
-  expect(twice, `${where} is not idempotent: patching twice must equal patching once`).toEqual(onceSent)
-  expect(Array.isArray(onceSent.messages) && onceSent.messages.length, `${where} dropped messages`).toBe(messages.length)
+  ensureEqual(twice, onceSent, `${where} is not idempotent: patching twice must equal patching once`)
+  ensure(Array.isArray(onceSent.messages) && onceSent.messages.length === messages.length, `${where} dropped messages`)
   const names = Array.isArray(onceSent.tools) ? onceSent.tools.map((tool) => tool?.function?.name) : undefined
-  expect(names, `${where} dropped or renamed tools`).toEqual(Object.keys(kitTools))
-  expect(snapshot(messages), `${where} mutated the caller's messages in place: copy the messages you change`).toEqual(messagesBefore)
+  ensureEqual(names, Object.keys(kitTools), `${where} dropped or renamed tools`)
+  ensureEqual(snapshot(messages), messagesBefore, `${where} mutated the caller's messages in place: copy the messages you change`)
   const definitionsAfter = Object.keys(kitTools).map((name) => snapshot(toolDefinition(name, kitTools[name]!)))
-  expect(definitionsAfter, `${where} changed the cached tool definitions`).toEqual(definitionsBefore)
+  ensureEqual(definitionsAfter, definitionsBefore, `${where} changed the cached tool definitions`)
 }
 
 /** The standard responses every `fixResponse` must leave well-formed. */
@@ -220,12 +220,12 @@ export function checkFixResponse(adapter: Adapter, target: AdapterTestTarget, re
   const input = structuredClone(response)
   const fixed = fix ? (fix.call(adapter, input, context) ?? input) : input
   const where = `fixResponse of "${adapter.name}" for ${label(target)}`
-  expect(typeof fixed === 'object' && fixed !== null && Array.isArray(fixed.choices) && fixed.choices.length > 0, `${where} must return a response with a non-empty choices array`).toBe(true)
+  ensure(typeof fixed === 'object' && fixed !== null && Array.isArray(fixed.choices) && fixed.choices.length > 0, `${where} must return a response with a non-empty choices array`)
   const message = fixed.choices[0]?.message
-  expect(typeof message === 'object' && message !== null, `${where} must keep choices[0].message an object`).toBe(true)
+  ensure(typeof message === 'object' && message !== null, `${where} must keep choices[0].message an object`)
   if (call) {
     const names = (message?.tool_calls ?? []).map((toolCall) => toolCall?.function?.name)
-    expect(names, `${where} dropped a well-formed tool call`).toContain(call)
+    ensure(names.includes(call), `${where} dropped a well-formed tool call (${call}; calls now: ${JSON.stringify(names)})`)
   }
 }
 
@@ -236,7 +236,7 @@ export function checkClassifyFinish(adapter: Adapter, target: AdapterTestTarget)
   const { context } = adapterContextOf(adapter, target)
   for (const reason of FINISH_REASONS) {
     const result = classify.call(adapter, reason, context)
-    expect(result === undefined || (typeof result === 'string' && FINISH_CLASSES.has(result)), `classifyFinish of "${adapter.name}" returned ${JSON.stringify(result)} for ${JSON.stringify(reason)}: return one of ${[...FINISH_CLASSES].join(', ')} or undefined`).toBe(true)
+    ensure(result === undefined || (typeof result === 'string' && FINISH_CLASSES.has(result)), `classifyFinish of "${adapter.name}" returned ${JSON.stringify(result)} for ${JSON.stringify(reason)}: return one of ${[...FINISH_CLASSES].join(', ')} or undefined`)
   }
 }
 
@@ -273,9 +273,9 @@ export function patchedRequest(adapter: Adapter, testCase: AdapterRequestCase): 
 /** Throws unless the request case's body matches `after` and lacks every `absent` path. */
 export function checkRequestCase(adapter: Adapter, testCase: AdapterRequestCase): void {
   const sent = patchedRequest(adapter, testCase)
-  if (testCase.after) expect(sent, `request case "${testCase.name}"`).toMatchObject(testCase.after)
+  if (testCase.after) ensureSubset(sent, testCase.after, `request case "${testCase.name}": the sent body does not match "after"`)
   for (const path of testCase.absent ?? []) {
-    expect(hasPath(sent, path), `request case "${testCase.name}": the sent body must not have "${path}" (it has ${JSON.stringify(path.split('.').reduce<any>((at, key) => at?.[key], sent))})`).toBe(false)
+    ensure(!hasPath(sent, path), `request case "${testCase.name}": the sent body must not have "${path}" (it has ${JSON.stringify(path.split('.').reduce<any>((at, key) => at?.[key], sent))})`)
   }
 }
 
@@ -302,12 +302,12 @@ export async function checkResponseCase(adapter: Adapter, testCase: AdapterRespo
       caught = error
     }
     const actual = isInvokeError(caught) ? caught.type : `no InvokeError (${caught instanceof Error ? caught.message : JSON.stringify((caught as { toolCall?: unknown })?.toolCall ?? caught)})`
-    expect(actual, `response case "${testCase.name}": ${isInvokeError(caught) ? caught.message : ''}`).toBe(expected.error)
+    ensure(actual === expected.error, `response case "${testCase.name}": expected the error ${expected.error}, got ${actual}${isInvokeError(caught) ? `: ${caught.message}` : ''}`)
     return
   }
   const result = await client.invoke(kitMessages(), tools, options)
-  expect(result.toolCall.name, `response case "${testCase.name}"`).toBe(expected.name)
-  expect(result.toolCall.args, `response case "${testCase.name}"`).toEqual(expected.args)
+  ensure(result.toolCall.name === expected.name, `response case "${testCase.name}": expected a call of ${expected.name}, got ${result.toolCall.name}`)
+  ensureEqual(result.toolCall.args, expected.args, `response case "${testCase.name}": the arguments differ`)
 }
 
 /** Throws unless `classifyFinish` gives the expected class (or `undefined`) for the reason. */
@@ -316,29 +316,20 @@ export function checkFinishCase(adapter: Adapter, testCase: AdapterFinishCase): 
   const { context } = adapterContextOf(adapter, target)
   const classify = adapter.classifyFinish
   const actual = classify ? runHook(adapter, 'classifyFinish', () => classify.call(adapter, testCase.reason, context)) : undefined
-  expect(actual, `classifyFinish(${JSON.stringify(testCase.reason)}) of "${adapter.name}"`).toBe(testCase.expected)
+  ensure(actual === testCase.expected, `classifyFinish(${JSON.stringify(testCase.reason)}) of "${adapter.name}" returned ${String(actual)}, expected ${String(testCase.expected)}`)
+}
+
+/** What the kit needs of a test runner: vitest's (or a compatible) `describe` and `it`. */
+export interface SuiteRunner {
+  describe(name: string, body: () => void): void
+  it(name: string, body: () => unknown): void
 }
 
 /**
- * The conformance kit: registers a vitest `describe` block that runs the checks every adapter must
- * pass (accepted by `defineAdapter`; matches what it claims and not unrelated models; `patchRequest`
- * idempotent, keeping messages and tools and leaving cached tool definitions alone; `fixResponse`
- * well-formed; `classifyFinish` only known classes), then the adapter's own cases. Response cases
- * run through the real `createClient` → `invoke` pipeline with an injected fetch.
- *
- * @example
- * ```ts
- * import { testAdapter } from '@wildcall/sdk/testing'
- * import { acmeAdapter } from './acme-adapter'
- *
- * testAdapter(acmeAdapter(), {
- *   matches: ['acme-2-mini', { model: 'anything', baseURL: 'https://api.acme.test/v1' }],
- *   requests: [{ name: 'drops parallel_tool_calls', model: 'acme-2', absent: ['parallel_tool_calls'] }],
- *   finishes: [{ reason: 'budget_exhausted', expected: 'truncated' }],
- * })
- * ```
+ * Registers the conformance suite of an adapter with a test runner's `describe` and `it`: the checks
+ * every adapter must pass, then the adapter's own cases. `testAdapter` calls it with vitest's.
  */
-export function testAdapter(adapter: Adapter, options: AdapterTestOptions = {}): void {
+export function registerAdapterSuite({ describe, it }: SuiteRunner, adapter: Adapter, options: AdapterTestOptions = {}): void {
   const title = typeof (adapter as { name?: unknown })?.name === 'string' ? (adapter as Adapter).name : 'unnamed adapter'
   describe(`testAdapter: ${title}`, () => {
     it('should be accepted by defineAdapter', () => {

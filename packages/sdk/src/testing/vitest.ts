@@ -1,0 +1,30 @@
+// `@wildcall/sdk/testing/vitest`: the conformance kit for vitest. Only this entry imports vitest, so
+// `@wildcall/sdk/testing` (the scripted server and fixtures) loads in any Node program.
+import { describe, it } from 'vitest'
+import type { Adapter } from '../adapters/types'
+import { registerAdapterSuite, type AdapterTestOptions } from './test-adapter'
+
+export type { AdapterTestOptions, AdapterTestTarget, AdapterRequestCase, AdapterResponseCase, AdapterFinishCase } from './test-adapter'
+
+/**
+ * The conformance kit: registers a vitest `describe` block that runs the checks every adapter must
+ * pass (accepted by `defineAdapter`; matches what it claims and not unrelated models; `patchRequest`
+ * idempotent, keeping messages and tools and leaving cached tool definitions alone; `fixResponse`
+ * well-formed; `classifyFinish` only known classes), then the adapter's own cases. Response cases
+ * run through the real `createClient` → `invoke` pipeline with an injected fetch.
+ *
+ * @example
+ * ```ts
+ * import { testAdapter } from '@wildcall/sdk/testing/vitest'
+ * import { acmeAdapter } from './acme-adapter'
+ *
+ * testAdapter(acmeAdapter(), {
+ *   matches: ['acme-2-mini', { model: 'anything', baseURL: 'https://api.acme.test/v1' }],
+ *   requests: [{ name: 'drops parallel_tool_calls', model: 'acme-2', absent: ['parallel_tool_calls'] }],
+ *   finishes: [{ reason: 'budget_exhausted', expected: 'truncated' }],
+ * })
+ * ```
+ */
+export function testAdapter(adapter: Adapter, options: AdapterTestOptions = {}): void {
+  registerAdapterSuite({ describe, it }, adapter, options)
+}
