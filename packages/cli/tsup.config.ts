@@ -8,5 +8,8 @@ export default defineConfig({
   clean: true,
   target: 'node20',
   platform: 'node',
-  external: [/^@wildcall\//, 'zod'],
+  // The adapters are bundled (devDependencies): `npm install @wildcall/cli` fetches the SDK and zod,
+  // not ten adapter packages, and doctor still knows every family. One SDK stays external, so the
+  // bundled adapters and a user's --adapter module share its registry and error class.
+  external: [/^@wildcall\/sdk(\/|$)/, 'zod'],
 })
