@@ -208,6 +208,18 @@ describe('tool input schemas from every library', () => {
     expect(kinds).toEqual(['zod 4', 'zod 3', 'valibot', 'ArkType', 'JSON Schema'])
   })
 
+  it('should say how to fix a Standard Schema that cannot describe itself as JSON Schema (valibot without toStandardJsonSchema)', () => {
+    let caught: unknown
+    try {
+      defineTool({ inputSchema: v.object({ index: v.number() }), execute: ({ index }) => index })
+    } catch (error) {
+      caught = error
+    }
+    expect(isInvokeError(caught) && caught.type).toBe('config_error')
+    expect((caught as Error).message).toContain('A tool input schema from "valibot" has no JSON Schema to send to the model')
+    expect((caught as Error).message).toContain('valibot through toStandardJsonSchema')
+  })
+
   it("should type execute's input as each library's output type (defaults applied)", () => {
     type InputText = { index: number; text: string; clear: boolean }
     defineTool({ inputSchema: zod4Tools().input_text, execute: (input) => expectTypeOf(input).toEqualTypeOf<InputText>() })
