@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker'
 import { mcpTools } from '@wildcall/mcp'
 import { createMacroTool, defineTool, isInvokeError } from '@wildcall/sdk'
 import { z } from 'zod'
@@ -21,7 +22,9 @@ const SERVER = new URL('./notes-server.js', import.meta.url).pathname
  * A tool the server refuses (`isError`) is shown to the model as the tool's answer, and the loop goes on.
  */
 export async function runNotesAgent({ client, task, maxSteps = 8, log = () => {} }) {
-  const mcp = new Client({ name: 'wildcall-notes-example', version: '1.0.0' })
+  // The eval-free validator for the client's own outputSchema checks (search_notes has one): the
+  // same code then runs in a browser extension.
+  const mcp = new Client({ name: 'wildcall-notes-example', version: '1.0.0' }, { capabilities: {}, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() })
   await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [SERVER], stderr: 'inherit' }))
   try {
     const tools = await mcpTools(mcp)
