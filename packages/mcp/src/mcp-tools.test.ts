@@ -210,6 +210,16 @@ describe('mcpTools', () => {
     await expect.poll(() => serverSawAbort).toBe(true)
   })
 
+  it('should fail a call that outlasts timeoutMs as a tool_execution_error, and refuse a bad timeoutMs', async () => {
+    const slow: ServerTool = { tool: { name: 'slow', inputSchema: { type: 'object', properties: {} } }, run: () => new Promise((resolve) => setTimeout(() => resolve(text('late')), 2_000)) }
+    const { client } = await connect([slow])
+    model.setScript([{ body: toolCallResponse('slow', {}) }])
+    const error = await invokeError(llm().invoke(messages, await mcpTools(client, { timeoutMs: 50 })))
+    expect(error.type).toBe('tool_execution_error')
+    expect(error.message).toMatch(/timed out/i)
+    expect((await invokeError(mcpTools(client, { timeoutMs: -1 }))).type).toBe('config_error')
+  })
+
   it('should read every page of tools/list', async () => {
     const many = Array.from({ length: 7 }, (_, index): ServerTool => ({ tool: { name: `tool_${index}`, inputSchema: { type: 'object', properties: {} } }, run: () => text(`ran ${index}`) }))
     const running = await connect(many, { pageSize: 3 })

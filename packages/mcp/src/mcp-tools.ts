@@ -31,7 +31,7 @@ export interface McpCallResult {
  */
 export interface McpClientLike {
   listTools(params?: { cursor?: string }): Promise<{ tools: McpListedTool[]; nextCursor?: string | undefined }>
-  callTool(params: { name: string; arguments?: Record<string, unknown> }, resultSchema?: undefined, options?: { signal?: AbortSignal }): Promise<unknown>
+  callTool(params: { name: string; arguments?: Record<string, unknown> }, resultSchema?: undefined, options?: { signal?: AbortSignal; timeout?: number }): Promise<unknown>
 }
 
 /**
@@ -48,6 +48,11 @@ export interface McpToolsOptions {
    * own when you combine the tools of several, so their names cannot collide.
    */
   prefix?: string
+  /**
+   * How long one `tools/call` may take before it fails as a `tool_execution_error`, in
+   * milliseconds. Default: the MCP client's own (60 s in `@modelcontextprotocol/sdk`).
+   */
+  timeoutMs?: number
 }
 
 /**
@@ -126,6 +131,9 @@ const MAX_PAGES = 1000
  * ```
  */
 export async function mcpTools(client: McpClientLike, options: McpToolsOptions = {}): Promise<Record<string, McpTool>> {
+  if (options.timeoutMs !== undefined && !(Number.isFinite(options.timeoutMs) && options.timeoutMs > 0)) {
+    throw new InvokeError('config_error', `[mcp] timeoutMs must be a positive number of milliseconds (got ${String(options.timeoutMs)}).`)
+  }
   if (typeof client?.listTools !== 'function' || typeof client.callTool !== 'function') {
     throw new InvokeError('config_error', '[mcp] mcpTools needs a connected MCP client (new Client(…) from "@modelcontextprotocol/sdk", after client.connect(transport)).')
   }
@@ -134,7 +142,7 @@ export async function mcpTools(client: McpClientLike, options: McpToolsOptions =
   for (const listed of await listAll(client)) {
     const name = uniqueName(sanitize(`${prefix}${String(listed?.name)}`), tools)
     // Defined, not assigned: a tool named `__proto__` is a tool, not the set's prototype.
-    Object.defineProperty(tools, name, { value: toTool(client, listed), enumerable: true, writable: true, configurable: true })
+    Object.defineProperty(tools, name, { value: toTool(client, listed, options.timeoutMs), enumerable: true, writable: true, configurable: true })
   }
   return tools
 }
@@ -156,7 +164,7 @@ async function listAll(client: McpClientLike): Promise<McpListedTool[]> {
   throw new InvokeError('invalid_schema', `[mcp] The MCP server's tool list ran past ${MAX_PAGES} pages.`)
 }
 
-function toTool(client: McpClientLike, listed: McpListedTool): McpTool {
+function toTool(client: McpClientLike, listed: McpListedTool, timeoutMs: number | undefined): McpTool {
   if (typeof listed?.name !== 'string' || listed.name === '') throw new InvokeError('invalid_schema', '[mcp] The MCP server listed a tool without a name.')
   // MCP requires `type: "object"`; a server that leaves it out (or the whole schema) still means one.
   const given: Record<string, unknown> = typeof listed.inputSchema === 'object' && listed.inputSchema !== null ? listed.inputSchema : {}
@@ -167,7 +175,8 @@ function toTool(client: McpClientLike, listed: McpListedTool): McpTool {
     inputSchema: jsonSchema<Record<string, unknown>>(schema),
     mcp: { name: listed.name, title: listed.title ?? listed.annotations?.title, annotations: listed.annotations },
     async execute(input: Record<string, unknown>, context: ToolExecuteContext) {
-      const result = (await client.callTool({ name: listed.name, arguments: input }, undefined, context.signal ? { signal: context.signal } : {})) as McpCallResult
+      const callOptions = { ...(context.signal ? { signal: context.signal } : {}), ...(timeoutMs === undefined ? {} : { timeout: timeoutMs }) }
+      const result = (await client.callTool({ name: listed.name, arguments: input }, undefined, callOptions)) as McpCallResult
       if (typeof result !== 'object' || result === null) throw new McpToolError(`the MCP server answered tools/call with ${String(result)}`, {})
       if (result.isError) throw new McpToolError(textOf(result) || `the MCP server reported an error calling "${listed.name}"`, result)
       return outputOf(result)
