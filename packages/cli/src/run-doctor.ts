@@ -1,5 +1,5 @@
 import { createClient, isInvokeError, normalizeModelName, openaiAdapter, type Adapter, type AdapterContext, type ChatRequest, type InvokeResult } from '@wildcall/sdk'
-import { buildRequest } from '@wildcall/sdk/internal'
+import { buildRequest, trimEndOf } from '@wildcall/sdk/internal'
 import { createAllAdapters } from './create-all-adapters'
 import { createBrowserAgentTools, createDoctorMessages, MACRO_TOOL_NAME } from './create-browser-actions'
 import { UsageError, type CliIo } from './cli-io'
@@ -252,7 +252,7 @@ function replayPatches(
   order: readonly string[],
   { baseURL, model, tools }: { baseURL: string; model: string; tools: AdapterContext['tools'] },
 ): DoctorReport['patches'] {
-  const trimmed = baseURL.trim().replace(/\/+$/, '')
+  const trimmed = trimEndOf(baseURL.trim(), '/')
   const context: AdapterContext = {
     model,
     modelId: normalizeModelName(model),

@@ -3,17 +3,17 @@ import type { Adapter } from './types'
 
 // Matched on the normalised name (dots removed): 'gpt-5.2-2026-01-15' arrives as 'gpt-52-2026-01-15'.
 // The o-series (o1, o3, o3-mini, o4-mini, …) is OpenAI's too.
-const GPT = /^(gpt-|chatgpt-|o\d)/
+const GPT = /^(?:gpt-|chatgpt-|o\d)/
 /** o-series reasoning models reject `parallel_tool_calls`, any `temperature` and `max_tokens`. */
 const O_SERIES = /^o\d/
 // Open-weight gpt-oss models are served by vLLM, Groq, … with their own reasoning knobs: not ours to patch.
 const GPT_OSS = /^gpt-oss/
 const GPT_5 = /^gpt-5/
-const DATE = '(-\\d{4}-\\d{2}-\\d{2})?'
+const DATE = '(?:-\\d{4}-\\d{2}-\\d{2})?'
 /** gpt-5.1 and gpt-5.2 (and their dated snapshots) accept `reasoning_effort: 'none'`. */
 const EFFORT_NONE = new RegExp(`^gpt-5[12]${DATE}$`)
 /** The first gpt-5 models go no lower than `'minimal'`. */
-const EFFORT_MINIMAL = new RegExp(`^gpt-5(-mini|-nano)?${DATE}$`)
+const EFFORT_MINIMAL = new RegExp(`^gpt-5(?:-mini|-nano)?${DATE}$`)
 /** The non-reasoning chat snapshots reject both `reasoning_effort` and a custom `temperature`. */
 const CHAT_LATEST = /chat-latest$/
 

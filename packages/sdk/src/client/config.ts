@@ -2,6 +2,7 @@ import type { Adapter } from '../adapters/types'
 import type { AdapterRegistry } from '../adapters/registry'
 import { InvokeError } from '../errors/invoke-error'
 import type { RetryOptions } from '../retry/with-retry'
+import { trimEndOf } from '../text/trim-end-of'
 import type { ChatRequest } from '../types'
 
 /**
@@ -76,10 +77,10 @@ export interface ClientConfig {
   logger?: Logger
 }
 
-const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+const HEADER_NAME = /^[!#$%&'*+\-.^\w`|~]+$/
 // Printable Latin-1 with inner spaces and tabs; leading and trailing whitespace is trimmed by fetch.
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
-const trimHttpWhitespace = (value: string) => value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '')
+const trimHttpWhitespace = (value: string) => trimEndOf(value.replace(/^[\t\n\r ]+/, ''), '\t\n\r ')
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 

@@ -3,6 +3,7 @@ import { defaultRegistry, matchedAdapterNames, resolveAdapters } from '../adapte
 import { normalizeModelName } from '../adapters/normalize-model-name'
 import { isInvokeError } from '../errors/invoke-error'
 import { resolveRetryOptions, withRetry } from '../retry/with-retry'
+import { trimEndOf } from '../text/trim-end-of'
 import type { ChatMessage, ClientEvents, InvokeResult, ToolSet, ToolSetInput, ToolSetOutput } from '../types'
 import { validateConfig, type ClientConfig } from './config'
 import { collectSecrets } from './redact'
@@ -105,7 +106,7 @@ export function createClient(config: ClientConfig): Client {
  */
 function resolveEndpoint(raw: string, extra: Record<string, string> | undefined) {
   const parsed = new URL(raw.trim())
-  const path = parsed.pathname.replace(/\/+$/, '')
+  const path = trimEndOf(parsed.pathname, '/')
   const baseURL = `${parsed.origin}${path}`
   for (const [name, value] of Object.entries(extra ?? {})) parsed.searchParams.set(name, value)
   const url = `${/\/chat\/completions$/.test(path) ? baseURL : `${baseURL}/chat/completions`}${parsed.search}`

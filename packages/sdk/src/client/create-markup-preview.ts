@@ -81,7 +81,7 @@ export function createMarkupPreview(from = 0): MarkupPreview {
           // Prose about markup: a tag in an inline code span of its line (looked at up to 500 characters
           // back, so a flood of tags on one line stays linear) is text.
           const line = content.slice(Math.max(0, start - 500), start)
-          if (line.slice(line.lastIndexOf('\n') + 1).replace(/```+/g, '').split('`').length % 2 === 0) continue
+          if (line.slice(line.lastIndexOf('\n') + 1).replace(/`{3,}/g, '').split('`').length % 2 === 0) continue
           if (tag.close || (name !== undefined && !PARAMETER_TAG.test(tag.local) && preview.start >= 0)) {
             // A call closes once it has parameters: a second call is not merged into the first one's preview.
             if (preview.start >= 0) {

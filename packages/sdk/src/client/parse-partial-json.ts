@@ -1,3 +1,5 @@
+import { trimEndOf } from '../text/trim-end-of'
+
 type Expect = 'key' | 'colon' | 'value' | 'comma'
 
 interface Frame {
@@ -134,7 +136,7 @@ export function completePartialJson(text: string): string | undefined {
     } else if (tokenStart >= 0) {
       const raw = text.slice(tokenStart)
       // A number cut after `.`, `e` or a sign still shows its digits; a cut literal shows nothing.
-      const token = /^[-\d]/.test(raw) ? raw.replace(/[.eE+-]+$/, '') : raw
+      const token = /^[-\d]/.test(raw) ? trimEndOf(raw, '.eE+-') : raw
       if (token && tokenValid(token)) {
         end = tokenStart + token.length
         suffix = closers

@@ -84,13 +84,73 @@ export function readProviderError(body: unknown, bodyText: string): ProviderErro
 function readTextError(bodyText: string): ProviderErrorDetail {
   const trimmed = bodyText.trim()
   if (trimmed === '') return {}
-  if (/^<(!doctype|html|head|body|\?xml)|<\/(html|body|title)>/i.test(trimmed.slice(0, 2_000))) {
-    const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(trimmed)?.[1]
-    const heading = /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(trimmed)?.[1]
-    const plain = (title ?? heading ?? trimmed.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]+>/g, ' '))
+  if (/^<(?:!doctype|html|head|body|\?xml)|<\/(?:html|body|title)>/i.test(trimmed.slice(0, 2_000))) {
+    const plain = elementText(trimmed, 'title') ?? elementText(trimmed, 'h1') ?? pageText(trimmed)
     return { message: decodeEntities(plain).replace(/\s+/g, ' ').trim(), html: true }
   }
   return { message: trimmed }
+}
+
+// Found with indexOf and fixed-length regexes, not `<h1[^>]*>([\s\S]*?)<\/h1>`: on a page of
+// thousands of unclosed `<h1` (or `<title>`, `<style`, `<a`) such a regex scanned to the end from each one.
+const OPENERS: Record<string, RegExp> = { title: /<title/gi, h1: /<h1/gi }
+const CLOSERS: Record<string, RegExp> = { title: /<\/title>/gi, h1: /<\/h1>/gi, script: /<\/script>/gi, style: /<\/style>/gi }
+const SKIPPED = /<(script|style)/gi
+
+/** The text inside the first `<tag …>…</tag>` of a page (as the regex above would find it), or `undefined`. */
+function elementText(page: string, tag: 'title' | 'h1'): string | undefined {
+  const opener = OPENERS[tag]!
+  opener.lastIndex = 0
+  // Only the first opener can match: a later one has no more `>` and no more closers after it.
+  if (!opener.test(page)) return undefined
+  const open = page.indexOf('>', opener.lastIndex)
+  if (open < 0) return undefined
+  const close = closerAfter(page, tag, open + 1)
+  return close < 0 ? undefined : page.slice(open + 1, close)
+}
+
+function closerAfter(page: string, tag: string, from: number): number {
+  const closer = CLOSERS[tag]!
+  closer.lastIndex = from
+  return closer.test(page) ? closer.lastIndex - tag.length - 3 : -1
+}
+
+/** A page's text: scripts and styles dropped, every tag a space. */
+function pageText(page: string): string {
+  let out = ''
+  let from = 0
+  // A script or style without a closer keeps its text (as before), and so do all after it.
+  const unclosed = new Set<string>()
+  SKIPPED.lastIndex = 0
+  for (let found = SKIPPED.exec(page); found; found = SKIPPED.exec(page)) {
+    const tag = found[1]!.toLowerCase()
+    if (unclosed.has(tag)) continue
+    const close = closerAfter(page, tag, SKIPPED.lastIndex)
+    if (close < 0) {
+      unclosed.add(tag)
+      continue
+    }
+    out += `${page.slice(from, found.index)} `
+    from = close + tag.length + 3
+    SKIPPED.lastIndex = from
+  }
+  return stripTags(out + page.slice(from))
+}
+
+/** Every `<…>` as a space; a `<` with no `>` after it stays text, as `/<[^>]+>/g` left it. */
+function stripTags(text: string): string {
+  let out = ''
+  let from = 0
+  for (let open = text.indexOf('<'); open >= 0; open = text.indexOf('<', open + 1)) {
+    const close = text.indexOf('>', open + 1)
+    // No `>` after this `<`: none after any later `<` either.
+    if (close < 0) break
+    if (close === open + 1) continue
+    out += `${text.slice(from, open)} `
+    from = close + 1
+    open = close
+  }
+  return out + text.slice(from)
 }
 
 function decodeEntities(value: string): string {
@@ -106,8 +166,8 @@ const CONTEXT_PATTERNS: readonly RegExp[] = [
   /context[\s_-]?(?:length|window|size)[\s_-]?(?:exceeded|exceeds|is exceeded|limit exceeded)/i,
   /maximum (?:context|prompt|input) (?:length|window|size)/i,
   /exceed(?:s|ed|ing)?[\s_](?:the[\s_])?(?:available[\s_]|maximum[\s_]|max[\s_]|model'?s?[\s_])?(?:context|token[\s_]limit)/i,
-  /\b(?:prompt|input|messages?)\b(?: is| are)? too long/i,
-  /\b(?:prompt|input)\b(?: token count| tokens?| length)?[^.]{0,40}?\b(?:exceeds?|exceeded|exceeding|is greater than|is larger than|is more than)\b[^.]{0,40}?\b(?:maximum|max|limit|allowed)\b/i,
+  /\b(?:prompt|input|messages?)(?: is| are)? too long/i,
+  /\b(?:prompt|input)\b(?: token count| tokens?| length)?[^.]{1,40}?\b(?:exceeds?|exceeded|exceeding|is greater than|is larger than|is more than)\b[^.]{1,40}?\b(?:maximum|max|limit|allowed)\b/i,
   /range of input length should be/i,
   // SGLang / vLLM forks: "The input (5000 tokens) is longer than the model's context length".
   /longer than (?:the )?(?:model'?s? )?(?:maximum )?context (?:length|window|size)/i,
@@ -121,16 +181,17 @@ const CONTEXT_PATTERNS: readonly RegExp[] = [
 
 // A safety or moderation system refused the request itself (not the answer: that is a finish reason).
 const FILTER_CODES = /^(?:content_filter|content_policy_violation|content_policy|moderation(?:_blocked)?|flagged|safety|data_inspection_failed|sensitive(?:_content)?|prohibited_content|responsible_ai_policy_violation|content_blocked)$/i
-const FILTER_WORDS = /content (?:management )?polic(?:y|ies)|content filter|flagged by (?:the )?(?:moderation|safety)|requires moderation|inappropriate content|safety (?:system|filters?)|violat\w* (?:our|the) (?:usage|content|safety) polic|敏感|不安全|内容审核/i
+// `violat\w{0,10}` (violates, violation…): an unbounded `\w*` ran to the end of every long word.
+const FILTER_WORDS = /content (?:management )?polic(?:y|ies)|content filter|flagged by (?:the )?(?:moderation|safety)|requires moderation|inappropriate content|safety (?:system|filters?)|violat\w{0,10} (?:our|the) (?:usage|content|safety) polic|敏感|不安全|内容审核/i
 
 const QUOTA_CODES = /^(?:insufficient_quota|exceeded_current_quota(?:_error)?|insufficient_balance|insufficient_credits|billing_hard_limit_reached|billing_not_active|arrearage|payment_required)$/i
 // Chinese wordings too (Zhipu's 1113, SiliconFlow, Baidu): "余额不足" insufficient balance, "欠费" in
 // arrears, "请充值" please recharge.
 const QUOTA_WORDS = /insufficient[\s_](?:balance|credits?|funds|quota)|credit balance is too low|out of credits|balance is (?:not enough|insufficient)|billing (?:hard )?limit|account (?:is )?(?:in arrears|overdue)|check your plan and billing|余额不足|欠费|请充值/i
 const AUTH_CODES = /^(?:invalid_api_key|authentication_error|permission_error|permission_denied|unauthenticated|unauthorized|invalid_authentication|access_denied|forbidden)$/i
-const AUTH_WORDS = /(?:invalid|incorrect|missing|expired|revoked) (?:api[\s_-]?key|authentication|token|bearer)|api[\s_-]?key (?:is )?(?:not valid|invalid|missing|expired|required)|(?:unauthorized|unauthenticated|authentication (?:failed|required))/i
+const AUTH_WORDS = /(?:invalid|incorrect|missing|expired|revoked) (?:api[\s_-]?key|authentication|token|bearer)|api[\s_-]?key (?:is )?(?:not valid|invalid|missing|expired|required)|unauthorized|unauthenticated|authentication (?:failed|required)/i
 const MODEL_CODES = /^(?:model_not_found|not_found_error|model_not_available|modelnotfound|not_found)$/i
-const MODEL_WORDS = /\bno models? (?:are |is )?loaded|\bmodel\b[^.]{0,80}?\b(?:has been |was )?(?:decommissioned|retired|deprecated and (?:removed|no longer))|\bmodel\b[^.]{0,80}?\b(?:does ?n[o']t exist|not exists?|not found|not available|is not a valid model)|(?:unknown|invalid|unsupported) model\b|\bno such model|\bmodel not (?:found|exist)/i
+const MODEL_WORDS = /\bno models? (?:are |is )?loaded|\bmodel\b[^.]{1,80}?\b(?:has been |was )?(?:decommissioned|retired|deprecated and (?:removed|no longer))|\bmodel\b[^.]{1,80}?\b(?:does ?n[o']t exist|not exists?|not found|not available|is not a valid model)|(?:unknown|invalid|unsupported) model\b|\bno such model|\bmodel not (?:found|exist)/i
 const RATE_CODES = /^(?:rate_limit_exceeded|rate_limit_error|rate_limited|resource_exhausted|too_many_requests|throttling|requests_limit_exceeded)$/i
 const RATE_WORDS = /rate[\s_-]?limit|too many requests|requests per (?:minute|second|day)|tokens per minute|\b[rt]pm\b|throttl/i
 const SERVER_CODES = /^(?:server_error|api_error|internal_error|internal_server_error|internal|overloaded_error|overloaded|unavailable|service_unavailable|deadline_exceeded|bad_gateway|gateway_timeout)$/i

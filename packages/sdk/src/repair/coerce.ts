@@ -134,7 +134,8 @@ function branches(schema: JsonSchemaNode): JsonSchemaNode[] | undefined {
   return Array.isArray(list) ? list.filter((entry): entry is JsonSchemaNode => typeof entry === 'object' && entry !== null) : undefined
 }
 
-const NUMBER_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/
+// Digits, then an optional fraction: `\d+\.?\d*` let two runs of digits trade each other (quadratic on `000…0x`).
+const NUMBER_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i
 
 /**
  * Converts a value toward what its JSON Schema expects, recording a fix code per kind of change:

@@ -1,3 +1,4 @@
+import { trimEndOf } from '../text/trim-end-of'
 import { MAX_JSON_DEPTH, parseLenientJson } from './lenient-json'
 import { recognizeGemmaCalls } from './markup-gemma'
 import { recognizeKeyValueCalls } from './markup-key-value'
@@ -182,7 +183,7 @@ function nameBefore(context: ExtractionContext, position: number): string | unde
   const words = window.match(WORD)
   if (!words) return undefined
   for (let index = words.length - 1; index >= 0; index--) {
-    const name = cleanToolName(words[index]!.replace(/[.:-]+$/, ''))
+    const name = cleanToolName(trimEndOf(words[index]!, '.:-'))
     if (names.has(name)) return name
   }
   return undefined
@@ -191,10 +192,7 @@ function nameBefore(context: ExtractionContext, position: number): string | unde
 /** A whole answer that is only a known action name (`done`, `` `wait` ``): that action, no arguments. */
 function recognizeBareName(context: ExtractionContext): void {
   if (context.found.length > 0 || !context.names || context.text.length > 256) return
-  const bare = context.text
-    .trim()
-    .replace(/^[`'"*]+|[`'"*.!]+$/g, '')
-    .trim()
+  const bare = trimEndOf(context.text.trim().replace(/^[`'"*]+/, ''), '`\'"*.!').trim()
   const name = cleanToolName(bare)
   if (context.names.has(name)) addFound(context, { name, args: {}, format: 'bare-name', fixes: [], start: context.text.indexOf(bare) }, context.text.length)
 }

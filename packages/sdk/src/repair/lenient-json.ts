@@ -1,4 +1,5 @@
 import { jsonrepair } from 'jsonrepair'
+import { trimEndOf } from '../text/trim-end-of'
 import { closesSingleQuotedString, isStrayQuote, opensSingleQuotedString } from './scan-json'
 
 /** Deepest nesting accepted from model text; deeper values are refused rather than parsed. */
@@ -18,8 +19,7 @@ const LEADING_TOKEN = /^(?:<\|[^|<>\s]{1,48}\|>?|<｜[^｜<>]{1,48}｜>?|<s>|<bo
 const LEADING_PREFIX = /^(?:(?:```|~~~)[ \t]*(?:json5?|javascript|js|python|py)?[ \t]*\r?\n?|(?:json|JSON)[ \t]*(?:\r?\n|(?=[{["'])))/
 const SCALAR = /^(?:-?\d[\d.eE+-]*|true|false|null)$/
 // Text that can still hold a value once edges are stripped: a token, a fence, a `json` prefix, a quote, a Python literal.
-const MAY_HOLD_JSON = /^(?:<|\[|`|~|json|JSON|'|True$|False$|None$)/
-const TRAILING_FENCE = /\r?\n?[ \t]*(?:```|~~~)\s*$/
+const MAY_HOLD_JSON = /^(?:[<[`~']|json|JSON|True$|False$|None$)/
 
 function stripEdges(text: string, fixes: string[]): string {
   let body = text.trim()
@@ -39,12 +39,20 @@ function stripEdges(text: string, fixes: string[]): string {
     if (prefix && prefix[0].length > 0) {
       body = body.slice(prefix[0].length).trimStart()
       pushOnce(fixes, 'json-prefix')
-      const fence = TRAILING_FENCE.exec(body.length > 64 ? body.slice(-64) : body)
-      if (fence) body = body.slice(0, body.length - fence[0].length)
+      body = withoutClosingFence(body)
     }
     if (body === before) break
   }
   return body
+}
+
+/** `body` without a closing fence at its end and the blanks around it (read from the end: `/[ \t]*```\s*$/` is quadratic). */
+function withoutClosingFence(body: string): string {
+  const trimmed = body.trimEnd()
+  if (!trimmed.endsWith('```') && !trimmed.endsWith('~~~')) return body
+  let kept = trimEndOf(trimmed.slice(0, -3), ' \t')
+  if (kept.endsWith('\n')) kept = kept.slice(0, -1)
+  return kept.endsWith('\r') ? kept.slice(0, -1) : kept
 }
 
 function pushOnce(fixes: string[], code: string) {
@@ -323,8 +331,8 @@ export function decodeEscapedText(text: string): string | undefined {
 
 // `key=value` / `key: value` argument text: a key, then a quoted or a bare value.
 const PAIR_KEY = /[,;\s]*([A-Za-z_][\w.-]*)[ \t]*[=:][ \t]*/y
-// A bare value ends at a comma, semicolon or line break, or before whitespace and the next `key=`.
-const BARE_END = /[ \t]*[,;\r\n]|[ \t]+(?=[A-Za-z_][\w.-]*[ \t]*[=:])/g
+// The next `key=` (or `key:`) after whitespace, which ends a bare value.
+const NEXT_KEY = /[A-Za-z_][\w.-]*[ \t]*[=:]/y
 /** Longest argument text read as pairs: real `key=value` arguments are short. */
 const MAX_PAIR_TEXT = 4096
 
@@ -373,10 +381,28 @@ function readPairValue(text: string, start: number): { value: string; end: numbe
     const value = quote === 34 ? (parseStrict(text.slice(start, index + 1))?.value as string | undefined) ?? inner : inner.replace(/\\'/g, "'")
     return { value, end: index + 1 }
   }
-  BARE_END.lastIndex = start
-  const stop = BARE_END.exec(text)
-  const end = stop ? stop.index : text.length
+  const end = bareValueEnd(text, start)
   const value = text.slice(start, end).trim()
   return value === '' ? undefined : { value, end }
+}
+
+/**
+ * Where a bare value starting at `start` ends: at the spaces before a comma, semicolon or line
+ * break, or before spaces and the next `key=`. A scan that reads each run of spaces once: the regex
+ * `[ \t]*[,;\r\n]|[ \t]+(?=key=)` retried every position inside a long run (quadratic).
+ */
+function bareValueEnd(text: string, start: number): number {
+  for (let index = start; index < text.length; ) {
+    let after = index
+    while (text[after] === ' ' || text[after] === '\t') after++
+    const next = text[after]
+    if (next === ',' || next === ';' || next === '\r' || next === '\n') return index
+    if (after > index) {
+      NEXT_KEY.lastIndex = after
+      if (NEXT_KEY.test(text)) return index
+    }
+    index = Math.max(after, index + 1)
+  }
+  return text.length
 }
 

@@ -6,12 +6,13 @@
  */
 import { addFound, cleanToolName, fenceAround } from './markup-shared'
 import type { ExtractionContext } from './markup-shared'
+import { trimEndOf } from '../text/trim-end-of'
 import { parseKeyValueText } from './lenient-json'
 
 // `[name]` alone on a line (a TOML table), or a line `name …` (a command line, maybe in backticks or
 // after a `$` prompt). Simple and linear: the code decides what follows the name, and no two runs
 // of spaces touch (`[ \t]*` beside `[ \t`]*` split a long run of spaces in quadratically many ways).
-const HEAD = /^[ \t]*(?:\[([A-Za-z_][\w.:-]*)\][ \t]*|(?:[$`][ \t`]*)?([A-Za-z_][\w.:-]*)[ \t]+(.*))$/gm
+const HEAD = /^[ \t]*(?:\[([A-Za-z_][\w.:-]*)\][ \t]*|(?:[$`][ \t`]*)?([A-Za-z_][\w.:-]*)[ \t]+((?:[^ \t\r\n\u2028\u2029].*)?))$/gm
 
 /** TOML-ish tables and command-like lines of known names whose every key is a field; only when nothing else was found. */
 export function recognizeKeyValueCalls(context: ExtractionContext): void {
@@ -22,7 +23,7 @@ export function recognizeKeyValueCalls(context: ExtractionContext): void {
     const fields = names.has(name) && fieldsOf(name)
     if (!fields) continue
     let end = match.index + match[0].length
-    let body = match[3] === undefined ? undefined : withoutTrailing(match[3])
+    let body = match[3] === undefined ? undefined : trimEndOf(match[3], ' \t`')
     if (body === undefined) {
       // The table's `key = value` lines, up to the first line that is not one.
       const lines = text.slice(end + 1, end + 4096).split('\n')
@@ -31,15 +32,8 @@ export function recognizeKeyValueCalls(context: ExtractionContext): void {
       body = lines.slice(0, count).join('\n')
     }
     // `--key=value` as a command line writes it.
-    const args = body.includes('=') && !body.includes('`') ? parseKeyValueText(body.replace(/(^|\s)--?(?=\w)/g, '$1'), fields) : undefined
+    const args = body.includes('=') && !body.includes('`') ? parseKeyValueText(body.replace(/(^|\s)--?\b/g, '$1'), fields) : undefined
     const start = match.index + match[0].length - match[0].trimStart().length
     if (args) addFound(context, { name, args, format: `tool-markup:${match[1] ? 'toml' : 'key-value'}`, fixes: fenceAround(context, start) ? ['fenced'] : [], start }, end)
   }
-}
-
-/** The text without its trailing spaces, tabs and backticks (a loop: `/[ \t`]+$/` is quadratic on a long inner run of spaces). */
-function withoutTrailing(text: string): string {
-  let end = text.length
-  while (end > 0 && (text[end - 1] === ' ' || text[end - 1] === '\t' || text[end - 1] === '`')) end--
-  return text.slice(0, end)
 }

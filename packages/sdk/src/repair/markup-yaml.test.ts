@@ -38,6 +38,10 @@ describe('readYamlBlocks', () => {
     expect(values('Next step: click\nsee http://example.com\n1. first\n* bullet')).toEqual([])
   })
 
+  it('should end a line at every line terminator, as a regex does', () => {
+    expect(values('a: 1\r\nb: 2\rc: 3\u2028d: 4\u2029e: |\r\n  x\r\n  y\r\n')).toEqual([{ a: '1', b: '2', c: '3', d: '4', e: 'x\ny\n' }])
+  })
+
   it('should set __proto__ as an own key, not a prototype', () => {
     const [value] = values('__proto__:\n  polluted: yes') as Array<Record<string, unknown>>
     expect(Object.getPrototypeOf(value)).toBe(Object.prototype)

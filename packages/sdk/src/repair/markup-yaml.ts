@@ -32,18 +32,31 @@ export interface YamlBlock {
 
 // A key and its colon. Only an identifier: a key with spaces is prose ("Next step: …").
 const KEY = String.raw`([A-Za-z_$][\w.$-]*)[ \t]*:`
-const KEY_LINE = new RegExp(String.raw`^${KEY}(?:[ \t]+(.*))?$`)
+// The value starts at a non-blank: `[ \t]+(.*)` let the two parts trade a run of spaces.
+const KEY_LINE = new RegExp(String.raw`^${KEY}(?:[ \t]+([^ \t].*))?$`)
 // A `key:` line, tested at each line start before the text is split into lines.
 const KEY_AT = new RegExp(String.raw`[ \t]*(?:- +)*${KEY}(?:\s|$)`, 'y')
 // Keys that may name a call in an envelope.
 const NAME_KEY = /name|tool|function|command|method/i
+// Every line terminator of a JavaScript regex (`.` and `$` stop at each): a line split at `\n` alone
+// left a `\r` or `\u2028` inside, where `KEY_LINE` failed only after trying each split of a run of spaces.
+const LINE_BREAK = /\r\n?|[\n\u2028\u2029]/g
+const LINE_SPLIT = /\r\n?|[\n\u2028\u2029]/
+
+/** Where the line after the one containing `from` starts, or -1 after the last line. */
+function nextLineStart(text: string, from: number): number {
+  LINE_BREAK.lastIndex = from
+  const found = LINE_BREAK.exec(text)
+  return found ? found.index + found[0].length : -1
+}
 
 /** Splits `text` into lines; `- item` becomes a `-` marker and the item, indented as written. */
 function splitLines(text: string): Line[] {
   const lines: Line[] = []
-  for (let start = 0, end = 0; start <= text.length; start = end + 1) {
-    end = text.indexOf('\n', start)
-    if (end < 0) end = text.length
+  for (let start = 0; start >= 0; ) {
+    LINE_BREAK.lastIndex = start
+    const found = LINE_BREAK.exec(text)
+    const end = found ? found.index : text.length
     let from = start
     let to = end
     while (from < to && (text.charCodeAt(from) === 32 || text.charCodeAt(from) === 9)) from++
@@ -57,6 +70,7 @@ function splitLines(text: string): Line[] {
     let rest = from < to && text.charCodeAt(from) !== 35 ? text.slice(from, to) : ''
     if (rest === '---' || rest === '...') rest = ''
     if (rest || lines.length === marked) lines.push({ indent: from - start, text: rest, start, end })
+    start = found ? end + found[0].length : -1
   }
   return lines
 }
@@ -116,7 +130,7 @@ export function readYamlBlocks(text: string): YamlBlock[] {
       while (at < lines.length && (!lines[at]!.text || lines[at]!.indent >= minimum)) at++
       while (at > index + 1 && !lines[at - 1]!.text) at--
       if (at === index + 1) return ''
-      const rows = text.slice(lines[index + 1]!.start, (end = lines[at - 1]!.end)).split('\n')
+      const rows = text.slice(lines[index + 1]!.start, (end = lines[at - 1]!.end)).split(LINE_SPLIT)
       let margin = Infinity
       for (const row of rows) if (row.trim()) margin = Math.min(margin, row.length - row.trimStart().length)
       let value = rows.map((row) => row.slice(margin).trimEnd()).join('\n')
@@ -149,7 +163,7 @@ export function readYamlBlocks(text: string): YamlBlock[] {
 
 /** Whether a line starts with a key that can make its block a call: only such text is split into lines. */
 function hasCallKey(text: string, names: ReadonlySet<string>): boolean {
-  for (let start = 0; start >= 0; start = text.indexOf('\n', start) + 1 || -1) {
+  for (let start = 0; start >= 0; start = nextLineStart(text, start)) {
     KEY_AT.lastIndex = start
     const name = KEY_AT.exec(text)?.[1]
     if (name && (isName(names, name) || ACTION_KEY.test(name) || NAME_KEY.test(name))) return true

@@ -1,3 +1,5 @@
+import { trimEndOf } from '../text/trim-end-of'
+
 /**
  * Headers as `fetch` gives them, or a plain record (adapters and tests).
  *
@@ -13,11 +15,11 @@ const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_0
 
 // Long unit names fold into the one-letter units above.
 const UNIT_ALIASES: ReadonlyArray<[RegExp, string]> = [
-  [/^(ms|msecs?|millis(econds?)?|milliseconds?)$/, 'ms'],
-  [/^(s|secs?|seconds?)$/, 's'],
-  [/^(m|mins?|minutes?)$/, 'm'],
-  [/^(h|hrs?|hours?)$/, 'h'],
-  [/^(d|days?)$/, 'd'],
+  [/^(?:ms|msecs?|millis(?:econds?)?)$/, 'ms'],
+  [/^(?:s|secs?|seconds?)$/, 's'],
+  [/^(?:m|mins?|minutes?)$/, 'm'],
+  [/^(?:h|hrs?|hours?)$/, 'h'],
+  [/^(?:d|days?)$/, 'd'],
 ]
 
 const DURATION_PART = /(\d+(?:\.\d+)?)\s*([a-z]+)/gy
@@ -136,7 +138,7 @@ export function parseRetryAfter(headers: HeadersLike | undefined, message?: stri
   if (!message) return undefined
   for (const pattern of MESSAGE_PATTERNS) {
     const found = pattern.exec(message.slice(0, 20_000))
-    const delay = found ? toDelay(parseDuration(found[1]!.replace(/[\s,.]+$/, ''))) : undefined
+    const delay = found ? toDelay(parseDuration(trimEndOf(found[1]!, /[\s,.]/))) : undefined
     if (delay !== undefined) return delay
   }
   return undefined

@@ -7,6 +7,7 @@ import { buildRequest, toolDefinition } from '../client/build-request'
 import { createClient } from '../client/create-client'
 import { runHook } from '../client/invoke'
 import { isInvokeError, type InvokeErrorType } from '../errors/invoke-error'
+import { trimEndOf } from '../text/trim-end-of'
 import { defineTool } from '../tool/define-tool'
 import type { ChatMessage, ChatRequest, ChatResponse, FinishClass, ToolSet } from '../types'
 import { ensure, ensureEqual, ensureSubset } from './check'
@@ -124,7 +125,7 @@ function sameTarget(a: AdapterTestTarget, b: AdapterTestTarget): boolean {
 /** The match context `createClient` computes for a model and base URL. */
 function matchContextOf(target: AdapterTestTarget): MatchContext {
   const { model, baseURL } = toTarget(target)
-  const trimmed = baseURL.trim().replace(/\/+$/, '')
+  const trimmed = trimEndOf(baseURL.trim(), '/')
   return { model, modelId: normalizeModelName(model), baseURL: trimmed, host: new URL(trimmed).host.toLowerCase() }
 }
 
@@ -173,7 +174,7 @@ function patchOnce(adapter: Adapter, body: ChatRequest, context: AdapterContext)
   try {
     return patch.call(adapter, body, context) ?? body
   } catch (error) {
-    if (error instanceof TypeError && /read[- ]only|frozen|not extensible|Cannot (assign|add|delete)/i.test(error.message)) {
+    if (error instanceof TypeError && /read[- ]only|frozen|not extensible|Cannot (?:assign|add|delete)/i.test(error.message)) {
       throw new Error(`patchRequest of "${adapter.name}" mutated a frozen tool definition (${error.message}). Tool definitions are cached and shared: copy what you change, e.g. body.tools = body.tools.map((tool) => ({ ...tool, function: { ...tool.function } })).`)
     }
     throw error

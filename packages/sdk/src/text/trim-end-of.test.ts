@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest'
+import { scalingRatio } from '../repair/__fixtures__/scaling-ratio'
+import { trimEndOf } from './trim-end-of'
+
+describe('trimEndOf', () => {
+  it('should drop only the listed characters at the end', () => {
+    expect(trimEndOf('https://api.example.com//', '/')).toBe('https://api.example.com')
+    expect(trimEndOf('-1e+', '.eE+-')).toBe('-1')
+    expect(trimEndOf('1s, .\n', /[\s,.]/)).toBe('1s')
+    expect(trimEndOf('a / b', '/')).toBe('a / b')
+    expect(trimEndOf('///', '/')).toBe('')
+  })
+
+  it('should take time linear in a run of those characters before the end', () => {
+    const run = (count: number) => () => trimEndOf(`1${' '.repeat(count)}2 `, /\s/)
+    expect(scalingRatio(run(1_000_000), run(100_000))).toBeLessThan(12)
+  })
+})
