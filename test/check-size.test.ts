@@ -33,8 +33,10 @@ describe('scripts/check-size.mjs', () => {
   // invoke +0.6 kB, adapting to a refused request field +0.9 kB), down by replacing the deprecated
   // zod-to-json-schema with a built-in zod 3 converter (-2.9 kB); up +0.8 kB for first-run fixes
   // (every credential header redacted, a base URL's query kept, tool names and schemas checked);
-  // up +0.6 kB for tools from any schema library read through one normalised JSON Schema.
-  const SDK_CEILING = 52_406
+  // up +0.6 kB for tools from any schema library read through one normalised JSON Schema; up 429 B
+  // for scans that stay linear on hostile input where regexes backtracked (HTML error pages,
+  // key=value values, trailing trims).
+  const SDK_CEILING = 52_835
   it(`should keep @wildcall/sdk under its ratchet ceiling of ${SDK_CEILING} B gzip`, () => {
     const sdk = byName.get('@wildcall/sdk')!
     expect(sdk.gzip).toBeLessThanOrEqual(SDK_CEILING)
