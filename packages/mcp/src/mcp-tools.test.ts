@@ -236,7 +236,7 @@ describe('mcpTools', () => {
     const names = Object.keys(tools)
     expect(names.slice(0, 2)).toEqual(['fs_files_read', 'fs_files_read_2'])
     expect(names.slice(4)).toEqual(['fs___proto__'])
-    for (const name of names) expect(name).toMatch(/^[A-Za-z0-9_-]{1,64}$/)
+    for (const name of names) expect(name).toMatch(/^[\w-]{1,64}$/)
     expect(new Set(names).size).toBe(5)
     expect(names.map((name) => tools[name]!.mcp.name)).toEqual(['files/read', 'files.read', `${long}_one`, `${long}_two`, '__proto__'])
 

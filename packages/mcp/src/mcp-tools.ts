@@ -101,7 +101,7 @@ export class McpToolError extends Error {
 }
 
 // What the OpenAI API (and the providers that copy it) accept as a function name.
-const VALID_NAME = /^[A-Za-z0-9_-]{1,64}$/
+const VALID_NAME = /^[\w-]{1,64}$/
 const MAX_NAME = 64
 const MAX_PAGES = 1000
 
@@ -201,7 +201,7 @@ function outputOf(result: McpCallResult): McpToolOutput {
 /** A name the OpenAI API accepts: other characters become `_`, and a long name keeps a hash of the whole. */
 function sanitize(name: string): string {
   if (VALID_NAME.test(name)) return name
-  const cleaned = name.replace(/[^A-Za-z0-9_-]/g, '_') || '_'
+  const cleaned = name.replace(/[^\w-]/g, '_') || '_'
   if (cleaned.length <= MAX_NAME) return cleaned
   // Two long names that share their first 55 characters must still differ.
   const hash = `_${fnv1a(name)}`
