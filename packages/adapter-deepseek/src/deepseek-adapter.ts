@@ -1,4 +1,5 @@
-import { InvokeError, type Adapter, type ChatMessage, type ErrorContext, type InvokeErrorType } from '@wildcall/sdk'
+import { InvokeError, type Adapter, type ErrorContext, type InvokeErrorType } from '@wildcall/sdk'
+import { patchHistoryReasoning } from '@wildcall/sdk/internal'
 
 /** Options of {@link deepseekAdapter}. */
 export interface DeepSeekAdapterOptions {
@@ -12,17 +13,20 @@ export interface DeepSeekAdapterOptions {
 
 // `deepseek-reasoner` and the R1 line always think: the `thinking` switch does not apply to them.
 const ALWAYS_THINKS = /^deepseek-reasoner|(?:^|-)r1(?:-|$)/
+// The reasoner of DeepSeek's own API refuses a tool-calling history turn without its reasoning.
+const REASONER = /^deepseek-reasoner/
 
 /**
  * DeepSeek (api.deepseek.com and DeepSeek models served elsewhere): sends `thinking: { type:
  * 'disabled' }`, removes `tool_choice` (DeepSeek rejects it), and treats the
  * `insufficient_system_resource` finish reason and error as a retryable server failure.
  *
- * History `reasoning_content`: with thinking on (the `thinking` option, or a reasoner model that
- * always thinks) it is sent back untouched, because DeepSeek's thinking mode needs the reasoning of
- * earlier tool-call turns. With thinking off it is dropped from the copies of assistant messages
- * sent: a non-thinking model never reads it, and it only costs prompt tokens. Your `messages` array
- * is never modified.
+ * History `reasoning_content`: declared in `echoFields`, so `result.messages` carries it. With
+ * thinking on (the `thinking` option, or `deepseek-reasoner`) it is sent back, because DeepSeek's
+ * thinking mode needs the reasoning of earlier tool-call turns; a tool-calling turn written while
+ * thinking was off gets `reasoning_content: ''`, so such a history stays valid. With thinking off it
+ * is dropped from the copies of assistant messages sent: a non-thinking model never reads it, and it
+ * only costs prompt tokens. Your `messages` array is never modified.
  *
  * @example
  * ```ts
@@ -42,21 +46,16 @@ export function deepseekAdapter(options: DeepSeekAdapterOptions = {}): Adapter {
     name: 'deepseek',
     kind: 'model',
     match: { models: ['deepseek'] },
+    echoFields: { message: ['reasoning_content'] },
     patchRequest(body, context) {
       delete body.tool_choice
-      if (ALWAYS_THINKS.test(context.modelId)) return
-      if (options.thinking) {
-        body.thinking = { type: 'enabled' }
+      if (ALWAYS_THINKS.test(context.modelId)) {
+        if (REASONER.test(context.modelId)) body.messages = patchHistoryReasoning(body.messages, true)
         return
       }
-      body.thinking = { type: 'disabled' }
-      if (Array.isArray(body.messages) && body.messages.some(hasReasoning)) {
-        body.messages = body.messages.map((message) => {
-          if (!hasReasoning(message)) return message
-          const { reasoning_content: _dropped, ...rest } = message
-          return rest as ChatMessage
-        })
-      }
+      if (options.thinking) body.thinking = { type: 'enabled' }
+      else body.thinking = { type: 'disabled' }
+      body.messages = patchHistoryReasoning(body.messages, options.thinking === true)
     },
     classifyFinish(reason) {
       return typeof reason === 'string' && reason.toLowerCase() === 'insufficient_system_resource' ? 'server_error' : undefined
@@ -71,9 +70,5 @@ export function deepseekAdapter(options: DeepSeekAdapterOptions = {}): Adapter {
       return undefined
     },
   }
-}
-
-function hasReasoning(message: ChatMessage): boolean {
-  return typeof message === 'object' && message !== null && message.role === 'assistant' && 'reasoning_content' in message
 }
 

@@ -30,7 +30,8 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  * `anyOf`, `type: [T, 'null']` → `nullable`) on copies of the tools. On Gemini 3 and later, gives
  * the first tool call of each assistant history message that has no thought signature Google's
  * `skip_thought_signature_validator` (in `extra_content.google.thought_signature`, on copies), so a
- * history rebuilt from `result.toolCall` is not refused. Classifies `TOO_MANY_TOOL_CALLS` as
+ * history rebuilt from `result.toolCall` is not refused; `result.messages` keeps the real signature
+ * (`extra_content` is declared in `echoFields`). Classifies `TOO_MANY_TOOL_CALLS` as
  * malformed (retryable); the SDK itself already reads Gemini's other upper-case finish reasons and
  * its error wording (`API key not valid`, "input token count exceeds the maximum", a zero quota
  * (`limit: 0`), `retryDelay` and "retry in 37.5s").
@@ -53,6 +54,8 @@ export function geminiAdapter(options: GeminiAdapterOptions = {}): Adapter {
     name: 'gemini',
     kind: 'model',
     match: { models: ['gemini'] },
+    // Gemini 3's thought signature rides on the tool call entry: `result.messages` keeps it.
+    echoFields: { toolCall: ['extra_content'] },
     patchRequest(body, context) {
       const effort = options.reasoningEffort ?? defaultEffort(context.modelId)
       if (effort) body.reasoning_effort = effort

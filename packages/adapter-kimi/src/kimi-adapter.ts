@@ -1,4 +1,5 @@
 import { InvokeError, type Adapter, type ChatResponse, type ErrorContext, type InvokeErrorType } from '@wildcall/sdk'
+import { patchHistoryReasoning } from '@wildcall/sdk/internal'
 
 /** Options of {@link kimiAdapter}. */
 export interface KimiAdapterOptions {
@@ -22,6 +23,11 @@ const SECTION_END = '<|tool_calls_section_end|>'
  * (`exceeded_current_quota_error`) → `quota_exceeded`, `engine_overloaded_error` → `server_error`,
  * a high-risk rejection → `content_filter`.
  *
+ * History: `reasoning_content` is declared in `echoFields`, so `result.messages` carries it. Where
+ * thinking is on (the `thinking` option, `kimi-k3*`), Moonshot refuses a tool-calling assistant turn
+ * without it, so one written while thinking was off gets `reasoning_content: ''`; where the adapter
+ * turns thinking off, it is dropped from the copies sent. Your `messages` array is never modified.
+ *
  * @example
  * ```ts
  * import { createClient } from '@wildcall/sdk'
@@ -40,13 +46,17 @@ export function kimiAdapter(options: KimiAdapterOptions = {}): Adapter {
     name: 'kimi',
     kind: 'model',
     match: { models: ['kimi'] },
+    echoFields: { message: ['reasoning_content'] },
     patchRequest(body, context) {
       if (K3.test(context.modelId)) {
         if (typeof body.tool_choice === 'object' && body.tool_choice !== null) body.tool_choice = 'required'
         delete body.parallel_tool_calls
+        body.messages = patchHistoryReasoning(body.messages, true)
         return
       }
-      if (!CODE.test(context.modelId) && !options.thinking) body.thinking = { type: 'disabled' }
+      if (CODE.test(context.modelId)) return
+      if (!options.thinking) body.thinking = { type: 'disabled' }
+      body.messages = patchHistoryReasoning(body.messages, options.thinking === true)
     },
     fixResponse(response) {
       return moveCallSection(response)

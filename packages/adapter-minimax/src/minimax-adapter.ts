@@ -26,7 +26,9 @@ const CODES: Record<string, [InvokeErrorType, string]> = {
  * `reasoning_content`, where the SDK reads reasoning. MiniMax's `base_resp.status_code` errors are
  * classified (1008 balance → `quota_exceeded`, 1026/1027 → `content_filter`, 1039 →
  * `context_length`, 1002 → `rate_limit`, 1004 → `auth_error`). The `<minimax:tool_call>` markup and
- * `<think>` blocks in `content` are handled by the SDK's generic repair.
+ * `<think>` blocks in `content` are handled by the SDK's generic repair. `result.messages` keeps
+ * what MiniMax's interleaved thinking needs sent back: `content` as the model wrote it (its
+ * `<think>` block included) and `reasoning_details` (both declared in `echoFields`).
  *
  * @example
  * ```ts
@@ -46,6 +48,9 @@ export function minimaxAdapter(options: MiniMaxAdapterOptions = {}): Adapter {
     name: 'minimax',
     kind: 'model',
     match: { models: ['minimax'] },
+    // MiniMax's interleaved thinking needs the whole assistant turn back: its `<think>` block in
+    // `content` as written, or its `reasoning_details` with `reasoning_split`.
+    echoFields: { message: ['content', 'reasoning_details'] },
     patchRequest(body, context) {
       delete body.parallel_tool_calls
       if (M3.test(context.modelId) && !options.thinking) body.thinking = { type: 'disabled' }

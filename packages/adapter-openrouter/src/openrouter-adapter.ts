@@ -22,7 +22,8 @@ const UPSTREAM_RATE = /rate[ -]?limit|too many requests|\b429\b/i
  * provider_name } } }`, the upstream's wording in `metadata.raw` included); this adds what it cannot
  * know: moderation → `content_filter`, the daily free-model limit → `quota_exceeded`, upstream
  * wordings its patterns miss (a token-count complaint → `context_length`, a relayed 429 →
- * `rate_limit`), and the upstream provider's name in the message.
+ * `rate_limit`), and the upstream provider's name in the message. `result.messages` keeps
+ * `reasoning_details` (declared in `echoFields`), which OpenRouter wants sent back unchanged.
  *
  * @example
  * ```ts
@@ -43,6 +44,8 @@ export function openrouterAdapter(): Adapter {
     name: 'openrouter',
     kind: 'provider',
     match: { hosts: ['openrouter.ai'] },
+    // OpenRouter asks for `reasoning_details` back unchanged, so reasoning continues across tool calls.
+    echoFields: { message: ['reasoning_details'] },
     patchRequest(body) {
       translateReasoning(body)
     },

@@ -13,15 +13,16 @@ export type { AdapterRegistry, AdapterRegistryOptions } from './adapters/registr
 export { defineAdapter } from './adapters/define-adapter'
 export { normalizeModelName } from './adapters/normalize-model-name'
 export { openaiAdapter } from './adapters/openai-adapter'
-export type { Adapter, AdapterContext, AdapterMatch, MatchContext, ErrorContext } from './adapters/types'
+export type { Adapter, AdapterContext, AdapterMatch, EchoFields, MatchContext, ErrorContext } from './adapters/types'
 export { createMacroTool } from './macro/create-macro-tool'
-export type { MacroAction, MacroInput, MacroTool, MacroToolOptions, MacroToolResult, MacroWaitToolOptions } from './macro/create-macro-tool'
+export type { MacroAction, MacroActionTaken, MacroInput, MacroTool, MacroToolOptions, MacroToolResult, MacroWaitToolOptions } from './macro/create-macro-tool'
 export { repairToolCall } from './repair/repair-tool-call'
 export type { DroppedCall, RepairOptions, RepairResult } from './repair/repair-tool-call'
 export type { RetryOptions } from './retry/with-retry'
 export { parseRetryAfter } from './retry/retry-after'
 export type { HeadersLike } from './retry/retry-after'
 export type {
+  AttemptDetail,
   ChatChoice,
   ChatMessage,
   ChatRequest,
@@ -43,6 +44,7 @@ export type {
   Tool,
   ToolCall,
   ToolExecuteContext,
+  ToolName,
   ToolSet,
   ToolSetInput,
   ToolSetOutput,

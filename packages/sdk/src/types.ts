@@ -269,21 +269,46 @@ export type StreamEvent =
   | { type: 'reset'; attempt: number; error: import('./errors/invoke-error').InvokeError }
 
 /**
- * Normalised token usage of one step. Fields are 0 when the server did not report them.
+ * Normalised token usage (of one HTTP attempt, or summed over the attempts of a step). A count the
+ * server did not report is `undefined`, never `0`: a sum is `undefined` only when no attempt
+ * reported that count.
  *
  * @example
  * ```ts
  * const { usage } = await client.invoke(messages, tools)
- * spent += usage.totalTokens
- * console.debug(`${usage.cachedTokens}/${usage.promptTokens} prompt tokens cached, ${usage.reasoningTokens} reasoning`)
+ * spent += usage.totalTokens ?? 0
+ * if (usage.cachedTokens !== undefined) console.debug(`${usage.cachedTokens}/${usage.promptTokens} prompt tokens cached`)
  * ```
  */
 export interface Usage {
-  promptTokens: number
-  completionTokens: number
-  totalTokens: number
-  cachedTokens: number
-  reasoningTokens: number
+  promptTokens?: number
+  completionTokens?: number
+  totalTokens?: number
+  cachedTokens?: number
+  reasoningTokens?: number
+}
+
+/**
+ * One HTTP request of a step, as `result.attemptDetails` lists them: retries after a failure and
+ * resends after a refused field are each one entry.
+ *
+ * @example
+ * ```ts
+ * const result = await client.invoke(messages, tools)
+ * for (const attempt of result.attemptDetails) console.debug(attempt.status, attempt.error?.type, attempt.usage.totalTokens, `${attempt.durationMs} ms`)
+ * ```
+ */
+export interface AttemptDetail {
+  /** The HTTP status; `undefined` when no response came (connection refused, timeout before the headers). */
+  status: number | undefined
+  /** What this request spent, as the server reported it. */
+  usage: Usage
+  /** Why this attempt failed; absent on the attempt that succeeded. */
+  error?: import('./errors/invoke-error').InvokeError
+  /** The parsed body (or the raw text when it was not JSON), API key redacted; `undefined` when no body came. */
+  rawResponse: unknown
+  /** From sending the request to the end of its body. */
+  durationMs: number
 }
 
 /**
@@ -325,7 +350,7 @@ export type FinishClass =
 export interface ToolExecuteContext {
   /** The invoke's signal: a long tool should stop when it aborts. */
   signal?: AbortSignal
-  /** The id of the tool call being executed, when the model gave one. */
+  /** The id of the tool call being executed (the model's, or a generated one). */
   toolCallId?: string
   /** Emits a client event (used by the macro tool for `action` events). */
   emit: <K extends keyof ClientEvents>(type: K, event: ClientEvents[K]) => void
@@ -349,6 +374,17 @@ export interface Tool<Input = any, Output = any> {
   description?: string
   inputSchema: StandardSchemaLike<Input>
   execute?: (input: Input, context: ToolExecuteContext) => Output | Promise<Output>
+  /**
+   * The tool has no side effects, so when its `execute` throws the whole step (model request
+   * included) may be tried again: `tool_execution_error` is then retryable. Default `false`: a tool
+   * runs at most once per `invoke` / `stream`, and its error ends the step.
+   */
+  retryOnError?: boolean
+  /**
+   * Turns what `execute` returned into the `content` of the `role: 'tool'` message in
+   * `result.messages`. Default: a string as it is, anything else as JSON.
+   */
+  toModelOutput?(output: Output): string
   /** Set by `createMacroTool`; lets the repair layer know reflection keys and action names. */
   readonly macro?: MacroToolInfo
 }
@@ -403,6 +439,16 @@ export type ToolSetInput<Tools extends ToolSet> = { [Name in keyof Tools]: Tools
 export type ToolSetOutput<Tools extends ToolSet> = { [Name in keyof Tools]: Tools[Name] extends Tool<any, infer Output> ? Output : unknown }[keyof Tools]
 
 /**
+ * The names of the tools of a set: what `result.toolCall.name` can be.
+ *
+ * @example
+ * ```ts
+ * type Names = ToolName<{ click: typeof click; done: typeof done }> // 'click' | 'done'
+ * ```
+ */
+export type ToolName<Tools extends ToolSet> = Extract<keyof Tools, string>
+
+/**
  * The tool call of a step, after repair and validation.
  *
  * @example
@@ -411,9 +457,11 @@ export type ToolSetOutput<Tools extends ToolSet> = { [Name in keyof Tools]: Tool
  * if (toolCall.name === 'click') highlight((toolCall as ToolCall<{ index: number }>).args.index)
  * ```
  */
-export interface ToolCall<Args = unknown> {
-  id?: string
-  name: string
+export interface ToolCall<Args = unknown, Name extends string = string> {
+  /** The model's id for the call, or one generated when it gave none; the same id is in `result.messages`. */
+  id: string
+  /** The name of the tool called: one of the keys of the tool set passed in. */
+  name: Name
   args: Args
 }
 
@@ -427,10 +475,17 @@ export interface ToolCall<Args = unknown> {
  * console.debug(`${result.toolCall.name} in ${result.attempts} attempt(s), ${result.usage.totalTokens} tokens`)
  * ```
  */
-export interface InvokeResult<Args = unknown, Output = unknown> {
-  toolCall: ToolCall<Args>
+export interface InvokeResult<Args = unknown, Output = unknown, Name extends string = string> {
+  toolCall: ToolCall<Args, Name>
   /** What the tool's `execute` returned (for a macro tool: `{ input, output }`); `undefined` without `execute`. */
   toolResult: Output
+  /**
+   * What to append to the conversation to continue it: the assistant turn (exactly the executed
+   * call, with its id, the prose the model wrote besides it, and the provider fields the next request
+   * must echo) and the `role: 'tool'` message answering it. `messages.push(...result.messages)`.
+   */
+  messages: ChatMessage[]
+  /** Summed over every HTTP attempt of the step; each attempt's own is in `attemptDetails`. */
   usage: Usage
   /** Stable repair codes applied to reach a valid call, in order, e.g. `['content-json', 'coerced:number']`. */
   fixes: string[]
@@ -442,8 +497,10 @@ export interface InvokeResult<Args = unknown, Output = unknown> {
   rawRequest: ChatRequest
   /** The parsed response body of the last attempt. */
   rawResponse: unknown
-  /** How many HTTP attempts the step took (1 without retries). */
+  /** How many HTTP requests the step took (1 without retries; resends after a refused field count). */
   attempts: number
+  /** Every HTTP request of the step, oldest first: status, usage, error, raw response, duration. */
+  attemptDetails: AttemptDetail[]
 }
 
 /**

@@ -61,6 +61,16 @@ export function assertAdapter(adapter: unknown): asserts adapter is Adapter {
     if (value !== undefined && typeof value !== 'function') fail(hook, `must be a function (got ${describeValue(value)}).`)
   }
   if (adapter.compose !== undefined && typeof adapter.compose !== 'boolean') fail('compose', `must be true or false (got ${describeValue(adapter.compose)}).`)
+  const echo = adapter.echoFields
+  if (echo !== undefined) {
+    if (!isPlainObject(echo)) fail('echoFields', `must be { message?, toolCall? } of field names (got ${describeValue(echo)}).`)
+    const lists = echo as Record<string, unknown>
+    for (const key of Object.keys(lists)) {
+      const list = lists[key]
+      if (key !== 'message' && key !== 'toolCall') fail('echoFields', `has an unknown key "${key}": use "message" or "toolCall".`)
+      if (!Array.isArray(list) || !list.every((field) => typeof field === 'string' && field !== '')) fail(`echoFields.${key}`, `must be an array of field names such as ["reasoning_content"] (got ${describeValue(list)}).`)
+    }
+  }
 }
 
 /**

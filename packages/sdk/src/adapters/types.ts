@@ -90,6 +90,24 @@ export type AdapterMatch =
   | ((context: MatchContext) => boolean)
 
 /**
+ * The provider fields an adapter's family needs echoed in the history (see {@link Adapter.echoFields}).
+ *
+ * @example
+ * ```ts
+ * // DeepSeek's thinking mode refuses a history whose tool-calling turns lack their reasoning.
+ * const echo: EchoFields = { message: ['reasoning_content'] }
+ * // Gemini 3 keeps its thought signature on the tool call entry.
+ * const gemini: EchoFields = { toolCall: ['extra_content'] }
+ * ```
+ */
+export interface EchoFields {
+  /** Fields of the assistant message. */
+  message?: readonly string[]
+  /** Fields of the executed call's `tool_calls` entry. */
+  toolCall?: readonly string[]
+}
+
+/**
  * Patches requests to one model family or provider and fixes its responses.
  * Hooks may mutate and return nothing, or return a new object. They must never mutate `body.tools`
  * entries in place (those are cached and frozen): copy what you change.
@@ -131,6 +149,13 @@ export interface Adapter {
    * assembled; runs in response order, like `fixResponse`. May mutate and return nothing.
    */
   fixChunk?(chunk: ChatStreamChunk, context: AdapterContext): ChatStreamChunk | void
+  /**
+   * Provider fields of an assistant answer that the next request must send back in the history
+   * (`result.messages` keeps them; everything else the provider returned is left out): `message`
+   * names fields of the assistant message (`reasoning_content`, `reasoning_details`), `toolCall`
+   * fields of its tool call entry (Gemini's `extra_content` with the thought signature).
+   */
+  echoFields?: EchoFields
   /** Reclassify an HTTP or body error in this family's wording; return `undefined` to keep it. */
   classifyError?(error: InvokeError, context: ErrorContext): InvokeError | undefined
 }

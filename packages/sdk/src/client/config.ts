@@ -75,6 +75,12 @@ export interface ClientConfig {
   temperature?: number
   /** Receives warnings (e.g. deprecations). Default: silent. */
   logger?: Logger
+  /**
+   * After `invalid_tool_args` or `no_tool_call`, the retry sends the model its failed answer and a
+   * short message saying what was wrong (the field and the problem, or that no call was found, and
+   * which tool to call). Default `true`; `false` resends the same bytes. Per call: `invoke(…, { reask })`.
+   */
+  reask?: boolean
 }
 
 const HEADER_NAME = /^[!#$%&'*+\-.^\w`|~]+$/
@@ -137,6 +143,8 @@ export function validateConfig(config: unknown): asserts config is ClientConfig 
     if (!HEADER_VALUE.test(trimHttpWhitespace(value as string))) fail(`headers.${name}`, 'contains a line break or a character that cannot be sent in an HTTP header.')
   }
   if (c.query !== undefined && !(isPlainObject(c.query) && Object.values(c.query).every((v) => typeof v === 'string'))) fail('query', 'must be an object of string values, e.g. { "api-version": "2024-10-21" }.')
-  if (c.disableNamedToolChoice !== undefined && typeof c.disableNamedToolChoice !== 'boolean') fail('disableNamedToolChoice', 'must be true or false.')
+  for (const key of ['disableNamedToolChoice', 'reask'] as const) {
+    if (c[key] !== undefined && typeof c[key] !== 'boolean') fail(key, 'must be true or false.')
+  }
   if (c.logger !== undefined && !(isPlainObject(c.logger) && typeof c.logger.warn === 'function')) fail('logger', 'must be an object with a warn(message) method, e.g. console.')
 }

@@ -135,7 +135,7 @@ describe('response shapes near the protocol', () => {
     const client = createClient({ baseURL: 'http://127.0.0.1:9/v1', model: 'm', maxRetries: 0, customFetch: async () => new Response(typeof body === 'string' ? body : JSON.stringify(body)) })
     const result = await client.invoke(messages, { AgentOutput }, { toolChoiceName: 'AgentOutput' })
     expect(result.toolCall.args).toEqual({ action: { scroll: { down: true } } })
-    expect(result.toolResult).toEqual({ input: { action: { scroll: { down: true } } }, output: 'scrolled' })
+    expect(result.toolResult).toEqual({ input: { action: { scroll: { down: true } } }, action: { name: 'scroll', input: { down: true } }, output: 'scrolled' })
     expect(result.fixes).toContain(fix)
   })
 
@@ -165,7 +165,7 @@ describe('response shapes near the protocol', () => {
     try {
       const client = createClient({ baseURL: server.url, model: 'm', maxRetries: 0 })
       const result = await client.invoke(messages, { AgentOutput }, { toolChoiceName: 'AgentOutput' })
-      expect(result.toolResult).toEqual({ input: { action: { scroll: { down: true } } }, output: 'scrolled' })
+      expect(result.toolResult).toEqual({ input: { action: { scroll: { down: true } } }, action: { name: 'scroll', input: { down: true } }, output: 'scrolled' })
       expect(result.fixes).toEqual(['trailing-text'])
     } finally {
       await server.close()

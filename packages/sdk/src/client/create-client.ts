@@ -4,7 +4,8 @@ import { normalizeModelName } from '../adapters/normalize-model-name'
 import { isInvokeError } from '../errors/invoke-error'
 import { resolveRetryOptions, withRetry } from '../retry/with-retry'
 import { trimEndOf } from '../text/trim-end-of'
-import type { ChatMessage, ClientEvents, InvokeResult, ToolSet, ToolSetInput, ToolSetOutput } from '../types'
+import type { ChatMessage, ClientEvents, InvokeResult, ToolName, ToolSet, ToolSetInput, ToolSetOutput } from '../types'
+import { collectEchoFields } from './build-history'
 import { validateConfig, type ClientConfig } from './config'
 import { collectSecrets } from './redact'
 import { prepareStep, responseOrder, runAttempt, type ClientState, type InvokeOptions } from './invoke'
@@ -22,12 +23,12 @@ import { readWholeBody, streamStep, type StreamRun } from './stream'
  */
 export interface Client {
   /** Sends one step and resolves with exactly one validated, executed tool call. */
-  invoke<Tools extends ToolSet>(messages: ChatMessage[], tools: Tools, options?: InvokeOptions): Promise<InvokeResult<ToolSetInput<Tools>, ToolSetOutput<Tools>>>
+  invoke<Tools extends ToolSet>(messages: ChatMessage[], tools: Tools, options?: InvokeOptions): Promise<InvokeResult<ToolSetInput<Tools>, ToolSetOutput<Tools>, ToolName<Tools>>>
   /**
    * Sends one step as a stream: iterate the run for reasoning, text and argument deltas and `partial`
    * previews of the arguments; `run.result` resolves with exactly what `invoke` would.
    */
-  stream<Tools extends ToolSet>(messages: ChatMessage[], tools: Tools, options?: InvokeOptions): StreamRun<ToolSetInput<Tools>, ToolSetOutput<Tools>>
+  stream<Tools extends ToolSet>(messages: ChatMessage[], tools: Tools, options?: InvokeOptions): StreamRun<ToolSetInput<Tools>, ToolSetOutput<Tools>, ToolName<Tools>>
   /** Typed events: `request`, `response`, `retry`, `fix`, `error`, `action`. */
   readonly events: Emitter<ClientEvents>
   /** Names of the adapters that matched this client, in patch order; the default `openai` adapter only for GPT models. */
@@ -75,6 +76,7 @@ export function createClient(config: ClientConfig): Client {
     responseChain: responseOrder(chain),
     events,
     fieldChanges: [],
+    echo: collectEchoFields(chain),
   }
   const onRetry = (info: ClientEvents['retry']) => events.emit('retry', info)
   return {
@@ -84,13 +86,13 @@ export function createClient(config: ClientConfig): Client {
     // The pipeline validates `args` with the tool's own schema and returns what its execute returned,
     // so the typed view of the result is sound; the casts only carry it through the untyped core.
     stream<Tools extends ToolSet>(messages: ChatMessage[], tools: Tools, options: InvokeOptions = {}) {
-      return streamStep(state, messages, tools, options) as StreamRun<ToolSetInput<Tools>, ToolSetOutput<Tools>>
+      return streamStep(state, messages, tools, options) as StreamRun<ToolSetInput<Tools>, ToolSetOutput<Tools>, ToolName<Tools>>
     },
     async invoke<Tools extends ToolSet>(messages: ChatMessage[], tools: Tools, options: InvokeOptions = {}) {
       try {
         const step = prepareStep(state, messages, tools, options, false)
         const result = await withRetry((attempt) => runAttempt(step, attempt, (sent) => readWholeBody(step, sent)), state.retry, { signal: options.signal, onRetry })
-        return result as InvokeResult<ToolSetInput<Tools>, ToolSetOutput<Tools>>
+        return result as InvokeResult<ToolSetInput<Tools>, ToolSetOutput<Tools>, ToolName<Tools>>
       } catch (error) {
         if (isInvokeError(error)) events.emit('error', { error })
         throw error

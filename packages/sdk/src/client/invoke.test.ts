@@ -477,7 +477,7 @@ describe('invoke', () => {
       expect(executed).not.toHaveBeenCalled()
     })
 
-    it('should throw tool_execution_error with the cause when execute throws, and retry it', async () => {
+    it('should throw tool_execution_error with the cause when execute throws, and not run the step again', async () => {
       script({ body: toolCallResponse('click', { index: 1 }) })
       const boom = new Error('element is gone')
       const tools = { click: defineTool({ inputSchema: z.object({ index: z.number() }), execute: () => { throw boom } }) }
@@ -485,15 +485,18 @@ describe('invoke', () => {
       expect(isInvokeError(error) && error.type).toBe('tool_execution_error')
       expect(error.message).toContain('element is gone')
       expect(error.cause).toBe(boom)
-      expect(server.requests).toHaveLength(2)
+      expect(error.retryable).toBe(false)
+      expect(server.requests).toHaveLength(1)
     })
 
-    it('should pass a tool\'s own InvokeError through unchanged', async () => {
+    it('should keep the type of a tool\'s own InvokeError, with it as the cause and the call attached', async () => {
       script({ body: toolCallResponse('click', { index: 1 }) })
-      const own = new InvokeError('bad_request', 'the page refused')
+      const own = new InvokeError('rate_limit', 'the page refused')
       const tools = { click: defineTool({ inputSchema: z.object({ index: z.number() }), execute: () => { throw own } }) }
       const error = await makeClient().invoke(messages, tools).catch((caught) => caught)
-      expect(error).toBe(own)
+      expect(error).toMatchObject({ type: 'rate_limit', retryable: false, toolCall: { name: 'click', args: { index: 1 } } })
+      expect(error.cause).toBe(own)
+      // A rate_limit is retryable, but the tool already ran: it is not run a second time.
       expect(server.requests).toHaveLength(1)
     })
   })

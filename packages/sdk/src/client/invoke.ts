@@ -7,9 +7,11 @@ import { isPlainObject } from '../repair/coerce'
 import { repairToolCall } from '../repair/repair-tool-call'
 import { scanJson } from '../repair/scan-json'
 import { abortReason, type ResolvedRetryOptions } from '../retry/with-retry'
-import type { ChatMessage, ChatRequest, ChatResponse, ClientEvents, FinishClass, InvokeResult, ToolExecuteContext, ToolSet, Usage } from '../types'
+import type { AttemptDetail, ChatMessage, ChatRequest, ChatResponse, ChatResponseMessage, ClientEvents, FinishClass, InvokeResult, Tool, ToolCall, ToolExecuteContext, ToolSet, Usage } from '../types'
 import { applyFieldChange, changedFields, describeFieldChange, findFieldChanges, snapshotFields, type FieldChange } from './adapt-to-rejected-field'
 import { assertInvokeInput, buildRequest } from './build-request'
+import { buildAssistantTurn, buildToolMessage, generateCallId, toolOutputContent, type ResolvedEchoFields } from './build-history'
+import { isReaskable, reaskMessages } from './reask'
 import type { ClientConfig } from './config'
 import { redact } from './redact'
 
@@ -30,6 +32,12 @@ export interface InvokeOptions {
   signal?: AbortSignal
   /** `max_tokens` for this step (overrides the client's). */
   maxTokens?: number
+  /**
+   * After `invalid_tool_args` or `no_tool_call`, the retry shows the model its failed answer and
+   * what was wrong (overrides the client's `reask`; default `true`). With `false` a retry resends the
+   * same bytes.
+   */
+  reask?: boolean
 }
 
 /** What a client holds for every step (built once in `createClient`). */
@@ -51,6 +59,8 @@ export interface ClientState {
   secrets: readonly string[]
   /** Changes servers asked for on earlier steps (a field dropped, renamed, or tool_choice 'required'): applied to every later request. */
   fieldChanges: FieldChange[]
+  /** The provider fields the adapters need echoed in history. */
+  echo: ResolvedEchoFields
 }
 
 /** Everything one step needs after its request is built. */
@@ -71,6 +81,13 @@ export interface StepState {
   /** How many refusals this step has adapted to (changes learnt on earlier steps do not count). */
   adapted: number
   signal?: AbortSignal
+  /** The caller's messages (never modified) and options: a reask rebuilds the body from them. */
+  messages: ChatMessage[]
+  options: InvokeOptions
+  /** Every HTTP request of the step so far. */
+  details: AttemptDetail[]
+  /** The assistant message of the last response completed (what a reask shows the model). */
+  answer?: ChatResponseMessage
 }
 
 /** Runs an adapter hook; anything it throws becomes a `config_error` naming the adapter and hook. */
@@ -87,13 +104,22 @@ export function runHook<T>(adapter: Adapter, hook: string, run: () => T): T {
 /** Builds and patches the request of one step; throws `config_error` for bad input or a failing hook. */
 export function prepareStep(client: ClientState, messages: ChatMessage[], tools: ToolSet, options: InvokeOptions, stream: boolean): StepState {
   assertInvokeInput(messages, tools, options.toolChoiceName)
-  const { config } = client
   const fixes: string[] = []
   // Plain assignments, not conditional spreads: this runs on every step and spreads are slow in V8.
   const { model, modelId, baseURL, host } = client.match
   const context: AdapterContext = { model, modelId, baseURL, host, adapters: client.adapterNames, tools, stream }
-  if (config.temperature !== undefined) context.temperature = config.temperature
+  if (client.config.temperature !== undefined) context.temperature = client.config.temperature
   if (options.toolChoiceName !== undefined) context.toolChoiceName = options.toolChoiceName
+  const step = { client, context, tools, fixes, adapted: 0, messages, options, details: [] as AttemptDetail[] } as StepState
+  if (options.signal) step.signal = options.signal
+  patchBody(step, messages)
+  return step
+}
+
+/** Builds the body of `messages`, lets the adapters, learnt field changes and the caller's transform patch it, and sets it on the step. */
+function patchBody(step: StepState, messages: ChatMessage[]): void {
+  const { client, context, tools, options } = step
+  const { config } = client
   let body = buildRequest({
     model: config.model,
     messages,
@@ -102,7 +128,7 @@ export function prepareStep(client: ClientState, messages: ChatMessage[], tools:
     disableNamedToolChoice: config.disableNamedToolChoice,
     temperature: config.temperature,
     maxTokens: options.maxTokens ?? config.maxTokens,
-    stream,
+    stream: context.stream,
   })
   for (const adapter of client.chain) {
     const patch = adapter.patchRequest
@@ -129,10 +155,9 @@ export function prepareStep(client: ClientState, messages: ChatMessage[], tools:
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new InvokeError('config_error', `transformRequestBody (or an adapter's patchRequest) returned ${Array.isArray(body) ? 'an array' : typeof body} instead of the request body object. Mutate the body and return nothing, or return a new body object.`)
   }
-  const step = { client, context, tools, fixes, requestFixes, kept, adapted: 0 } as StepState
+  step.requestFixes = requestFixes
+  step.kept = kept
   setBody(step, body)
-  if (options.signal) step.signal = options.signal
-  return step
 }
 
 const NONE: ReadonlySet<string> = new Set()
@@ -379,22 +404,39 @@ function isErrorBody(parsed: unknown): boolean {
   return detail.message !== undefined || detail.code !== undefined
 }
 
-/** Normalises the usage block of any provider. */
+/** Normalises the usage block of any provider; a count it does not report stays `undefined`. */
 export function normalizeUsage(usage: unknown): Usage {
   const u = (typeof usage === 'object' && usage !== null ? usage : {}) as Record<string, any>
   const num = (...values: unknown[]) => {
     for (const value of values) if (typeof value === 'number' && Number.isFinite(value)) return value
-    return 0
+    return undefined
   }
+  const result: Usage = {}
   const promptTokens = num(u.prompt_tokens, u.input_tokens, u.promptTokens)
   const completionTokens = num(u.completion_tokens, u.output_tokens, u.completionTokens)
-  return {
-    promptTokens,
-    completionTokens,
-    totalTokens: num(u.total_tokens, u.totalTokens, promptTokens + completionTokens),
-    cachedTokens: num(u.prompt_tokens_details?.cached_tokens, u.prompt_cache_hit_tokens, u.input_tokens_details?.cached_tokens, u.cache_read_input_tokens),
-    reasoningTokens: num(u.completion_tokens_details?.reasoning_tokens, u.output_tokens_details?.reasoning_tokens, u.reasoning_tokens),
+  const totalTokens = num(u.total_tokens, u.totalTokens, promptTokens !== undefined && completionTokens !== undefined ? promptTokens + completionTokens : undefined)
+  const cachedTokens = num(u.prompt_tokens_details?.cached_tokens, u.prompt_cache_hit_tokens, u.input_tokens_details?.cached_tokens, u.cache_read_input_tokens)
+  const reasoningTokens = num(u.completion_tokens_details?.reasoning_tokens, u.output_tokens_details?.reasoning_tokens, u.reasoning_tokens)
+  if (promptTokens !== undefined) result.promptTokens = promptTokens
+  if (completionTokens !== undefined) result.completionTokens = completionTokens
+  if (totalTokens !== undefined) result.totalTokens = totalTokens
+  if (cachedTokens !== undefined) result.cachedTokens = cachedTokens
+  if (reasoningTokens !== undefined) result.reasoningTokens = reasoningTokens
+  return result
+}
+
+const USAGE_KEYS = ['promptTokens', 'completionTokens', 'totalTokens', 'cachedTokens', 'reasoningTokens'] as const
+
+/** The usage of several attempts added up; a count no attempt reported stays `undefined`. */
+export function sumUsage(details: readonly AttemptDetail[]): Usage {
+  const total: Usage = {}
+  for (const detail of details) {
+    for (const key of USAGE_KEYS) {
+      const value = detail.usage[key]
+      if (value !== undefined) total[key] = (total[key] ?? 0) + value
+    }
   }
+  return total
 }
 
 const FINISH_ERRORS: Record<Exclude<FinishClass, 'ok'>, (reason: string) => [InvokeError['type'], string]> = {
@@ -453,7 +495,7 @@ function normalizeShape(parsed: ChatResponse, fixes: string[]): ChatResponse {
  * Everything after the HTTP response: shape check, finish classification, adapters' fixResponse,
  * repair, validation, execution.
  */
-export async function completeStep(step: StepState, parsed: ChatResponse, attempt: number): Promise<InvokeResult> {
+export async function completeStep(step: StepState, parsed: ChatResponse): Promise<InvokeResult> {
   const { client, context, fixes } = step
   let response = normalizeShape(parsed, fixes)
   if (typeof response !== 'object' || response === null || !Array.isArray(response.choices)) {
@@ -490,37 +532,67 @@ export async function completeStep(step: StepState, parsed: ChatResponse, attemp
   if (typeof message !== 'object' || message === null) {
     throw new InvokeError('invalid_schema', 'The first choice has no "message" object.', { rawResponse: parsed })
   }
+  step.answer = message
   const repaired = repairToolCall(message, step.tools, step.context.toolChoiceName === undefined ? {} : { toolChoiceName: step.context.toolChoiceName })
   fixes.push(...repaired.fixes)
   if (fixes.length > 0) client.events.emit('fix', { codes: [...fixes] })
-  const { toolCall, tool } = repaired
-  let toolResult: unknown
-  if (tool.execute) {
-    const { signal } = step
-    if (signal?.aborted) throw abortReason(signal)
-    try {
-      const executeContext: ToolExecuteContext = { emit: client.events.emit }
-      if (signal) executeContext.signal = signal
-      if (toolCall.id) executeContext.toolCallId = toolCall.id
-      toolResult = await tool.execute(toolCall.args, executeContext)
-    } catch (cause) {
-      if (signal?.aborted) throw abortReason(signal)
-      if (isAbortError(cause) || isInvokeError(cause)) throw cause
-      const detail = cause instanceof Error ? cause.message : String(cause)
-      throw new InvokeError('tool_execution_error', `Tool "${toolCall.name}" failed: ${detail}`, { cause })
-    }
-  }
+  const { tool } = repaired
+  const modelId = repaired.toolCall.id
+  // One id everywhere: the result, the tool's context and the history.
+  const toolCall: ToolCall = { id: modelId || generateCallId(), name: repaired.toolCall.name, args: repaired.toolCall.args }
+  const turn = buildAssistantTurn({ message, textBefore: repaired.textBefore, fromReasoning: repaired.fixes.includes('call-in-reasoning'), modelId }, toolCall, client.echo)
+  const toolResult = tool.execute ? await executeTool(step, tool, toolCall, turn, parsed) : undefined
   return {
     toolCall,
     toolResult,
-    usage: normalizeUsage(response.usage),
+    messages: [turn, buildToolMessage(toolCall, toolOutputContent(tool, toolResult))],
+    usage: sumUsage(step.details),
     fixes: [...fixes],
     dropped: repaired.dropped,
     adapters: [...context.adapters],
     rawRequest: step.rawRequest,
     rawResponse: parsed,
-    attempts: attempt,
+    attempts: step.details.length,
+    attemptDetails: [...step.details],
   }
+}
+
+/**
+ * Runs the tool of a validated call, once. A throw ends the step with `tool_execution_error`,
+ * retryable only when the tool (or, for a macro tool, the chosen action) opted in with
+ * `retryOnError`; it carries the call and the history to show the model its error.
+ */
+async function executeTool(step: StepState, tool: Tool, toolCall: ToolCall, turn: ChatMessage, rawResponse: unknown): Promise<unknown> {
+  const { signal, client } = step
+  if (signal?.aborted) throw abortReason(signal)
+  try {
+    const executeContext: ToolExecuteContext = { emit: client.events.emit, toolCallId: toolCall.id }
+    if (signal) executeContext.signal = signal
+    return await tool.execute!(toolCall.args, executeContext)
+  } catch (cause) {
+    if (signal?.aborted) throw abortReason(signal)
+    if (isAbortError(cause)) throw cause
+    const retryable = retriesOnError(tool, toolCall.args)
+    // A tool's own InvokeError keeps its type, but a tool that ran is never run again unless it opted in.
+    const type = isInvokeError(cause) ? cause.type : 'tool_execution_error'
+    const detail = cause instanceof Error ? cause.message.replace(/^\[wildcall\] /, '') : String(cause)
+    const messages = [turn, buildToolMessage(toolCall, `Error: ${detail}`)]
+    throw new InvokeError(type, `Tool "${toolCall.name}" failed: ${detail}`, {
+      cause,
+      retryable: retryable && (!isInvokeError(cause) || cause.retryable),
+      toolCall,
+      messages,
+      rawResponse,
+      ...(isInvokeError(cause) && cause.status !== undefined ? { status: cause.status } : {}),
+    })
+  }
+}
+
+/** Whether a tool (or the action a macro tool's input chose) opted in to whole-step retries. */
+function retriesOnError(tool: Tool, args: unknown): boolean {
+  if (tool.retryOnError === true) return true
+  const action = tool.macro && isPlainObject(args) && isPlainObject(args.action) ? Object.keys(args.action)[0] : undefined
+  return action !== undefined && Object.hasOwn(tool.macro!.actions, action) && tool.macro!.actions[action]!.retryOnError === true
 }
 
 /**
@@ -553,24 +625,61 @@ export function ensureInvokeError(error: unknown, signal: AbortSignal | undefine
  */
 export async function runAttempt(step: StepState, attempt: number, read: (sent: SentRequest) => Promise<ChatResponse>): Promise<InvokeResult> {
   let parsed: ChatResponse
+  let detail: AttemptDetail
   for (;;) {
     step.fixes.length = 0
     step.fixes.push(...step.requestFixes)
+    const startedAt = Date.now()
+    detail = { status: undefined, usage: {}, rawResponse: undefined, durationMs: 0 }
+    step.details.push(detail)
     try {
-      parsed = await read(await sendRequest(step, attempt))
+      const sent = await sendRequest(step, attempt)
+      detail.status = sent.response.status
+      parsed = await read(sent)
+      detail.durationMs = Date.now() - startedAt
+      detail.rawResponse = parsed
+      detail.usage = normalizeUsage(isPlainObject(parsed) ? parsed.usage : undefined)
       break
     } catch (error) {
+      detail.durationMs = Date.now() - startedAt
+      const failure = ensureInvokeError(error, step.signal)
+      if (isInvokeError(failure)) recordFailure(detail, failure)
       if (adaptToRejection(step, error)) continue
       const recovered = failedGenerationResponse(error)
-      if (!recovered) throw ensureInvokeError(error, step.signal)
+      if (!recovered) throw withEvidence(step, failure)
       step.fixes.push('failed-generation')
       parsed = recovered
       break
     }
   }
   try {
-    return await completeStep(step, parsed, attempt)
+    return await completeStep(step, parsed)
   } catch (error) {
-    throw ensureInvokeError(error, step.signal)
+    const failure = ensureInvokeError(error, step.signal)
+    if (!isInvokeError(failure)) throw failure
+    if (failure.rawResponse === undefined) setField(failure, 'rawResponse', detail.rawResponse ?? parsed)
+    detail.error = failure
+    if (isReaskable(failure) && step.answer && (step.options.reask ?? step.client.config.reask ?? true)) {
+      patchBody(step, [...step.messages, ...reaskMessages(failure, step.answer, step.tools, step.context.toolChoiceName, step.client.echo)])
+    }
+    throw withEvidence(step, failure)
   }
+}
+
+function recordFailure(detail: AttemptDetail, error: InvokeError): void {
+  detail.error = error
+  if (detail.status === undefined && error.status !== undefined) detail.status = error.status
+  if (error.rawResponse !== undefined) detail.rawResponse = error.rawResponse
+  if (error.usage !== undefined) detail.usage = error.usage
+}
+
+/** Puts what the step spent so far on an error that ends an attempt. */
+function withEvidence(step: StepState, error: unknown): unknown {
+  if (isInvokeError(error)) setField(error, 'usage', sumUsage(step.details))
+  return error
+}
+
+// InvokeError's fields are read-only to users; the pipeline fills in what it learns later.
+function setField<K extends 'usage' | 'rawResponse'>(error: InvokeError, key: K, value: InvokeError[K]): void {
+  ;(error as { -readonly [P in K]: InvokeError[P] })[key] = value
 }

@@ -37,9 +37,9 @@ import { redact } from './redact'
  * const { toolCall, toolResult } = await run.result
  * ```
  */
-export interface StreamRun<Args = unknown, Output = unknown> extends AsyncIterable<StreamEvent> {
+export interface StreamRun<Args = unknown, Output = unknown, Name extends string = string> extends AsyncIterable<StreamEvent> {
   /** Exactly what `invoke` resolves to: the repaired, validated and executed call. */
-  readonly result: Promise<InvokeResult<Args, Output>>
+  readonly result: Promise<InvokeResult<Args, Output, Name>>
 }
 
 const noop = () => {}

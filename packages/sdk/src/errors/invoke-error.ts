@@ -1,3 +1,5 @@
+import type { ChatMessage, ToolCall, Usage } from '../types'
+
 /**
  * Every kind of failure wildcall reports. See the README's error table.
  *
@@ -61,6 +63,12 @@ export interface InvokeErrorOptions {
   retryable?: boolean
   /** The errors of earlier attempts, oldest first (set on the error a retry loop finally throws). */
   attempts?: InvokeError[]
+  /** What the step spent before it failed. */
+  usage?: Usage
+  /** The call whose tool failed (`tool_execution_error`). */
+  toolCall?: ToolCall
+  /** For `tool_execution_error`: the assistant turn and a tool message with the error, to show the model. */
+  messages?: ChatMessage[]
 }
 
 // A registered symbol, so two copies of the SDK (or two realms) recognise each other's errors.
@@ -86,9 +94,19 @@ export class InvokeError extends Error {
   readonly retryable: boolean
   readonly status?: number
   readonly retryAfterMs?: number
+  /** The response the error was read from (parsed body, or its text), API key redacted. */
   readonly rawResponse?: unknown
   /** Errors of earlier attempts, oldest first; empty when the step was tried once. */
   readonly attempts: InvokeError[]
+  /** Tokens the step spent before it failed (summed over its attempts), when an invoke raised it. */
+  readonly usage?: Usage
+  /** `tool_execution_error`: the validated call whose tool threw. */
+  readonly toolCall?: ToolCall
+  /**
+   * `tool_execution_error`: the assistant turn and a `role: 'tool'` message carrying the error text,
+   * to append to the history so the model sees its error on the next step.
+   */
+  readonly messages?: ChatMessage[]
   readonly [MARKER] = true
 
   constructor(type: InvokeErrorType, message: string, options: InvokeErrorOptions = {}) {
@@ -99,6 +117,9 @@ export class InvokeError extends Error {
     if (options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs
     if (options.rawResponse !== undefined) this.rawResponse = options.rawResponse
     this.attempts = options.attempts ?? []
+    if (options.usage !== undefined) this.usage = options.usage
+    if (options.toolCall !== undefined) this.toolCall = options.toolCall
+    if (options.messages !== undefined) this.messages = options.messages
   }
 }
 

@@ -82,12 +82,12 @@ describe('createMacroTool', () => {
   })
 
   describe('execute', () => {
-    it('should dispatch to the chosen action, emit an action event and return { input, output }', async () => {
+    it('should dispatch to the chosen action, emit an action event and return { input, action, output }', async () => {
       const AgentOutput = createMacroTool(createBrowserTools())
       const ctx = context()
       const input = { next_goal: 'n', action: { click_element_by_index: { index: 4, while_holding_ctrl: false } } } as const
       const result = await AgentOutput.execute(input, ctx)
-      expect(result).toEqual({ input, output: 'clicked 4' })
+      expect(result).toEqual({ input, action: { name: 'click_element_by_index', input: input.action.click_element_by_index }, output: 'clicked 4' })
       expect(ctx.events).toEqual([{ type: 'action', name: 'click_element_by_index', input: { index: 4, while_holding_ctrl: false }, output: 'clicked 4', durationMs: expect.any(Number) }])
     })
 
@@ -190,7 +190,7 @@ describe('createMacroTool', () => {
       client.events.on('action', (event) => actions.push(event.name))
       const result = await client.invoke([{ role: 'user', content: 'type hello' }], { AgentOutput }, { toolChoiceName: 'AgentOutput' })
       expect(result.toolCall.args).toEqual({ memory: 'page loaded', action: { input_text: { index: 2, text: 'hello', clear: true } } })
-      expect(result.toolResult).toEqual({ input: result.toolCall.args, output: 'typed hello into 2' })
+      expect(result.toolResult).toEqual({ input: result.toolCall.args, action: { name: 'input_text', input: (result.toolCall.args as { action: { input_text: unknown } }).action.input_text }, output: 'typed hello into 2' })
       expect(actions).toEqual(['input_text'])
       const sent = server.requests.at(-1)!.body.tools![0]!.function.parameters as any
       expect(Object.keys(sent.properties.action.properties)).toContain('scroll_horizontally')

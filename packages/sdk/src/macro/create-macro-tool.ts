@@ -5,6 +5,7 @@ import { assertToolName } from '../tool/check-tool-definition'
 import { assertTool } from '../tool/define-tool'
 import { isStandardSchema, setToolJsonSchema, toToolJsonSchema, validateSchema, type InferSchemaOutput, type SchemaIssue, type StandardSchemaLike } from '../tool/schema'
 import type { MacroToolInfo, Tool, ToolExecuteContext, ToolSet } from '../types'
+import { toolOutputContent } from '../client/build-history'
 import { buildMacroJsonSchema, DEFAULT_ACTION_DESCRIPTION } from './build-macro-json-schema'
 
 /** The default reflection fields: what happened, what to remember, what to do next. */
@@ -51,9 +52,24 @@ export type MacroInput<Tools extends ToolSet, Reflection = DefaultReflection> = 
 export interface MacroToolResult<Tools extends ToolSet, Reflection = DefaultReflection> {
   /** The macro tool's validated input (reflection and action). */
   input: MacroInput<Tools, Reflection>
+  /** The action taken: its name and its validated input (no `Object.keys(input.action)` needed). */
+  action: MacroActionTaken<Tools>
   /** What the chosen action's `execute` returned (`undefined` when it has none). */
   output: unknown
 }
+
+/**
+ * The action a macro tool ran, by name: narrowing on `name` types `input`.
+ *
+ * @example
+ * ```ts
+ * const { action } = result.toolResult
+ * if (action.name === 'click') highlight(action.input.index)
+ * ```
+ */
+export type MacroActionTaken<Tools extends ToolSet> = {
+  [Name in keyof Tools & string]: { name: Name; input: ToolInput<Tools[Name]> }
+}[keyof Tools & string]
 
 /**
  * How the stall guard reads a waiting action.
@@ -250,7 +266,7 @@ export function createMacroTool<Tools extends ToolSet, Reflection extends Standa
     if (signal?.aborted) throw abortReason(signal)
     context?.emit?.('action', { name, input: actionInput, output, durationMs: Math.round(performance.now() - startedAt) })
     trackWait(name, actionInput)
-    return { input, output }
+    return { input, action: { name, input: actionInput } as MacroActionTaken<Tools>, output }
   }
 
   return {
@@ -258,6 +274,8 @@ export function createMacroTool<Tools extends ToolSet, Reflection extends Standa
     inputSchema,
     macro,
     execute,
+    // The model is shown what the action returned, as that action's own tool would show it.
+    toModelOutput: (result) => toolOutputContent(actions[result.action.name], result.output),
     observations() {
       if (!waitTool || waitedSeconds <= waitTool.limitSeconds) return ''
       return `You have waited ${formatSeconds(waitedSeconds)} s in a row (limit ${formatSeconds(waitTool.limitSeconds)} s) without anything else happening. Waiting longer will not help: take a different action.`

@@ -37,8 +37,8 @@ export interface RepairOptions {
  * ```
  */
 export interface RepairResult {
-  /** The validated call: `args` is the schema's output. */
-  toolCall: ToolCall
+  /** The validated call: `args` is the schema's output; `id` as the model gave it (the client generates one when it gave none). */
+  toolCall: Omit<ToolCall, 'id'> & { id?: string }
   tool: Tool
   /**
    * Repair codes applied, in order. Empty for a clean response. Stable codes: where the call was
@@ -55,6 +55,8 @@ export interface RepairResult {
   fixes: string[]
   /** Other calls the response held, not taken (several `tool_calls`, several calls in the text, extra actions). */
   dropped: DroppedCall[]
+  /** For a call read from the model's text: the text written before it (the prose `result.messages` keeps). */
+  textBefore?: string
 }
 
 const NO_DROPPED: DroppedCall[] = []
@@ -111,7 +113,7 @@ function takeCleanCall(message: ChatResponseMessage, tools: ToolSet): RepairResu
   if (!checked.success) return undefined
   const id = call!.id
   // No object spread here: a conditional spread costs more than the whole validation in V8.
-  const toolCall: ToolCall = typeof id === 'string' && id ? { id, name, args: checked.data } : { name, args: checked.data }
+  const toolCall: RepairResult['toolCall'] = typeof id === 'string' && id ? { id, name, args: checked.data } : { name, args: checked.data }
   return { toolCall, tool, fixes: [], dropped: NO_DROPPED }
 }
 
@@ -327,7 +329,8 @@ function pickFirst(raws: RawCall[], context: Context, tried: RawCall[]): RepairR
       ]
       const fixes = [...result.fixes]
       if (dropped.length > 0) fixes.push(`dropped-calls:${dropped.length}`)
-      return { ...result, fixes, dropped }
+      const before = raws[index]!.before
+      return before === undefined ? { ...result, fixes, dropped } : { ...result, fixes, dropped, textBefore: before }
     }
     failures.set(raws[index]!, outcome.message)
     context.failures.push(outcome)

@@ -21,6 +21,10 @@ export function defineTool<Schema extends StandardSchemaLike, Output = unknown>(
   description?: string
   inputSchema: Schema
   execute?: (input: InferSchemaOutput<Schema>, context: ToolExecuteContext) => Output | Promise<Output>
+  /** Safe to run again (no side effects): a throw retries the whole step instead of ending it. Default `false`. */
+  retryOnError?: boolean
+  /** The tool message's content for an output; default: a string as is, anything else as JSON. */
+  toModelOutput?: (output: Awaited<Output>) => string
 }): Tool<InferSchemaOutput<Schema>, Awaited<Output>> {
   assertTool(tool, 'defineTool')
   assertObjectSchema(toToolJsonSchema(tool.inputSchema), 'defineTool')
@@ -32,12 +36,18 @@ export function assertTool(tool: unknown, name: string): asserts tool is Tool {
   if (typeof tool !== 'object' || tool === null) {
     throw new InvokeError('config_error', `Tool "${name}" is not an object. Create it with defineTool({ description, inputSchema, execute }).`)
   }
-  const { inputSchema, execute, description } = tool as Record<string, unknown>
+  const { inputSchema, execute, description, retryOnError, toModelOutput } = tool as Record<string, unknown>
   if (!isStandardSchema(inputSchema)) {
     throw new InvokeError('config_error', `Tool "${name}" needs an inputSchema: a zod schema (z.object({ index: z.number() })), a Standard JSON Schema (ArkType, valibot's toStandardJsonSchema) or jsonSchema({ type: 'object', … }) from "@wildcall/sdk/json-schema".`)
   }
   if (execute !== undefined && typeof execute !== 'function') {
     throw new InvokeError('config_error', `Tool "${name}": execute must be a function.`)
+  }
+  if (retryOnError !== undefined && typeof retryOnError !== 'boolean') {
+    throw new InvokeError('config_error', `Tool "${name}": retryOnError must be true or false.`)
+  }
+  if (toModelOutput !== undefined && typeof toModelOutput !== 'function') {
+    throw new InvokeError('config_error', `Tool "${name}": toModelOutput must be a function.`)
   }
   if (description !== undefined && typeof description !== 'string') {
     throw new InvokeError('config_error', `Tool "${name}": description must be a string.`)

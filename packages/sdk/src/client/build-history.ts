@@ -1,0 +1,131 @@
+import type { Adapter, EchoFields } from '../adapters/types'
+import { isPlainObject } from '../repair/coerce'
+import { splitReasoning } from '../repair/split-reasoning'
+import type { ChatMessage, ChatResponseMessage, ChatToolCall, Tool, ToolCall } from '../types'
+
+/** The echo declarations of every adapter of a chain, merged. */
+export interface ResolvedEchoFields {
+  message: readonly string[]
+  toolCall: readonly string[]
+}
+
+/** Merges the {@link EchoFields} the adapters of a client declare (a field named twice counts once). */
+export function collectEchoFields(chain: readonly Adapter[]): ResolvedEchoFields {
+  const message = new Set<string>()
+  const toolCall = new Set<string>()
+  for (const adapter of chain) {
+    const echo: EchoFields | undefined = adapter.echoFields
+    for (const field of echo?.message ?? []) message.add(field)
+    for (const field of echo?.toolCall ?? []) toolCall.add(field)
+  }
+  return { message: [...message], toolCall: [...toolCall] }
+}
+
+let counter = 0
+
+/**
+ * An id for a call the model gave none (a call repaired out of text): unique within the process and
+ * unlikely to collide across processes, in the `call_…` shape servers use.
+ */
+export function generateCallId(): string {
+  counter = (counter + 1) % 0x100000
+  return `call_${Date.now().toString(36)}${counter.toString(36).padStart(4, '0')}${Math.random().toString(36).slice(2, 8)}`
+}
+
+/** The text a tool message carries for a tool's output: the tool's own conversion, a string as is, anything else as JSON. */
+export function toolOutputContent(tool: Tool | undefined, output: unknown): string {
+  if (tool?.toModelOutput) return String(tool.toModelOutput(output))
+  return formatToolOutput(output)
+}
+
+/**
+ * The default rendering of a tool's output for the model: a string as it is, nothing as `''`,
+ * anything else as JSON (a value JSON cannot hold — a cycle, a BigInt — as its `String`).
+ */
+export function formatToolOutput(output: unknown): string {
+  if (typeof output === 'string') return output
+  if (output === undefined) return ''
+  try {
+    return JSON.stringify(output) ?? String(output)
+  } catch {
+    return String(output)
+  }
+}
+
+/** What the history needs to know about the answer a call was taken from. */
+export interface AnswerSource {
+  /** The assistant message of the response (after the adapters' `fixResponse`). */
+  message: ChatResponseMessage
+  /** Text the model wrote before a call it wrote into its text (undefined for a native call). */
+  textBefore?: string | undefined
+  /** Whether the call was read from the model's reasoning (then no prose belongs to the turn). */
+  fromReasoning?: boolean
+  /** The id the model gave the call, if any (before one was generated). */
+  modelId?: string | undefined
+}
+
+/**
+ * The assistant turn that records an executed call: exactly that call in `tool_calls` (arguments as
+ * validated), the prose the model wrote besides it as `content` (reasoning blocks and the call's own
+ * text left out), and the provider fields the adapters declared as needing an echo, copied from the
+ * response's message and from the call's own entry.
+ */
+export function buildAssistantTurn(source: AnswerSource, toolCall: ToolCall, echo: ResolvedEchoFields): ChatMessage {
+  const { message } = source
+  const call: ChatToolCall = { id: toolCall.id, type: 'function', function: { name: toolCall.name, arguments: stringifyArgs(toolCall.args) } }
+  const entry = echo.toolCall.length > 0 ? sourceEntry(message, toolCall, source.modelId) : undefined
+  if (entry) for (const field of echo.toolCall) if (entry[field] !== undefined && !(field in call)) call[field] = entry[field]
+  // A family that reads its own reasoning blocks back (MiniMax) declares `content`: a native call's
+  // turn then keeps the content exactly as written. A call read out of the text keeps only the prose.
+  const verbatim = echo.message.includes('content') && source.textBefore === undefined && !source.fromReasoning && typeof message.content === 'string' && message.content !== ''
+  return copyEchoed(message, { role: 'assistant', content: verbatim ? (message.content as string) : proseOf(source), tool_calls: [call] }, echo)
+}
+
+/** Copies the declared message fields of a response's message onto a history turn (never the turn's own role, content or calls). */
+export function copyEchoed(message: ChatResponseMessage, turn: ChatMessage, echo: ResolvedEchoFields): ChatMessage {
+  for (const field of echo.message) {
+    if (field === 'role' || field === 'content' || field === 'tool_calls') continue
+    const value = (message as Record<string, unknown>)[field]
+    if (value !== undefined && value !== null) turn[field] = value
+  }
+  return turn
+}
+
+/** The `role: 'tool'` message that answers the call. */
+export function buildToolMessage(toolCall: ToolCall, content: string): ChatMessage {
+  return { role: 'tool', tool_call_id: toolCall.id, content }
+}
+
+function stringifyArgs(args: unknown): string {
+  try {
+    return JSON.stringify(args ?? {}) ?? '{}'
+  } catch {
+    return '{}'
+  }
+}
+
+/** The prose of the answer besides the call, or `null` when there is none. */
+function proseOf(source: AnswerSource): string | null {
+  if (source.fromReasoning) return null
+  const text = source.textBefore !== undefined ? source.textBefore : textOf(source.message.content)
+  const prose = splitReasoning(text).answer.trim()
+  return prose === '' ? null : prose
+}
+
+function textOf(content: ChatResponseMessage['content']): string {
+  if (typeof content === 'string') return content
+  if (!Array.isArray(content)) return ''
+  return content
+    .filter((part) => isPlainObject(part) && part.type === 'text' && typeof part.text === 'string')
+    .map((part) => part.text as string)
+    .join('\n')
+}
+
+/** The `tool_calls` entry the executed call came from: by the model's id, else the one entry of its name, else the only entry. */
+function sourceEntry(message: ChatResponseMessage, toolCall: ToolCall, modelId: string | undefined): Record<string, unknown> | undefined {
+  const entries = Array.isArray(message.tool_calls) ? message.tool_calls.filter(isPlainObject) : []
+  if (modelId) return entries.find((entry) => entry.id === modelId)
+  const named = entries.filter((entry) => isPlainObject(entry.function) && entry.function.name === toolCall.name)
+  if (named.length === 1) return named[0]
+  return entries.length === 1 ? entries[0] : undefined
+}
