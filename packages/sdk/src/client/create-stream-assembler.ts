@@ -1,5 +1,6 @@
 import type { ChatResponse, ChatResponseMessage, ChatStreamChunk, ChatStreamToolCallDelta, ChatToolCall, ChatUsage, StreamEvent } from '../types'
 import { createMarkupPreview } from './create-markup-preview'
+import { createDeltaLists } from './merge-delta-lists'
 import { parsePartialJson } from './parse-partial-json'
 
 /** Builds one chat-completions response out of stream chunks, emitting deltas as they come. */
@@ -43,6 +44,8 @@ interface CallState {
 }
 
 const CALL_FIELDS = new Set(['index', 'id', 'type', 'function', '__proto__'])
+// Delta fields the assembler reads itself.
+const DELTA_FIELDS: ReadonlySet<string> = new Set(['role', 'content', 'reasoning_content', 'reasoning', 'refusal', 'tool_calls', 'function_call'])
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value !== ''
@@ -84,6 +87,8 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
   let finishReason: string | null = null
   let usage: ChatUsage | undefined
   const meta: Record<string, unknown> = {}
+  // Provider lists in deltas (`reasoning_details`), kept whole so a history can echo them.
+  const deltaLists = createDeltaLists(DELTA_FIELDS)
 
   function startCall(): CallState {
     const call: CallState = { position: calls.length, name: '', text: '', parsedLength: 0 }
@@ -215,6 +220,7 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
         const delta = isRecord(choice.delta) ? choice.delta : isRecord(choice.message) ? choice.message : undefined
         if (!delta) continue
         if (nonEmpty(delta.role)) role = delta.role
+        deltaLists.push(delta)
         const thinking = delta.reasoning_content
         if (nonEmpty(thinking)) {
           reasoningContent += thinking
@@ -255,7 +261,7 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
     finish() {
       for (const call of calls) emitPartial(call, true)
       if (contentCall && calls.length === 0) emitPartial(contentCall, true)
-      const message: ChatResponseMessage = { role: role ?? 'assistant', content: content === '' ? null : content }
+      const message: ChatResponseMessage = { ...deltaLists.result(), role: role ?? 'assistant', content: content === '' ? null : content }
       if (calls.length > 0) {
         message.tool_calls = calls.map((call, index): ChatToolCall => ({
           ...call.extra,

@@ -8,6 +8,8 @@ import { registerAdapterSuite, type AdapterTestOptions, type SuiteRunner } from 
 export { startScriptedServer, toolCallResponse, contentResponse, sseChunks } from './scripted-server'
 export type { ScriptedReply, ScriptedServer, ScriptedServerOptions, RecordedRequest, ResponseOptions } from './scripted-server'
 export type { AdapterTestOptions, AdapterTestTarget, AdapterRequestCase, AdapterResponseCase, AdapterFinishCase } from './test-adapter'
+export { checkHistory } from './check-history'
+export type { CheckHistoryOptions } from './check-history'
 
 /**
  * The conformance kit, kept here for adapter packages that import it from `@wildcall/sdk/testing`:
