@@ -107,9 +107,23 @@ function stringifyArgs(args: unknown): string {
 /** The prose of the answer besides the call, or `null` when there is none. */
 function proseOf(source: AnswerSource): string | null {
   if (source.fromReasoning) return null
-  const text = source.textBefore !== undefined ? source.textBefore : textOf(source.message.content)
+  const text = source.textBefore !== undefined ? stripOpeners(source.textBefore) : textOf(source.message.content)
   const prose = splitReasoning(text).answer.trim()
   return prose === '' ? null : prose
+}
+
+// What opens a call written as text: a code fence, a wrapper tag, a special token, a bracketed marker.
+const OPENER = /(?:```[\w-]*|<[\w:.|-]{1,40}>|<\|[^|<>\s]{1,40}\|>|\[[A-Z_]{2,30}\])\s*$/
+
+/** The text before a call without the marks that opened the call (only the tail is looked at, so the cost is bounded). */
+function stripOpeners(text: string): string {
+  let rest = text.trimEnd()
+  for (;;) {
+    const tail = rest.slice(-64)
+    const found = OPENER.exec(tail)
+    if (!found) return rest
+    rest = rest.slice(0, rest.length - tail.length + found.index).trimEnd()
+  }
 }
 
 function textOf(content: ChatResponseMessage['content']): string {

@@ -10,6 +10,7 @@ export type { ScriptedReply, ScriptedServer, ScriptedServerOptions, RecordedRequ
 export type { AdapterTestOptions, AdapterTestTarget, AdapterRequestCase, AdapterResponseCase, AdapterFinishCase } from './test-adapter'
 export { checkHistory } from './check-history'
 export type { CheckHistoryOptions } from './check-history'
+export { streamedReply } from './streamed-reply'
 
 /**
  * The conformance kit, kept here for adapter packages that import it from `@wildcall/sdk/testing`:
