@@ -17,7 +17,7 @@ import { qwenAdapter } from '@wildcall/adapter-qwen'
 import { createClient } from '@wildcall/sdk'
 import { startScriptedServer } from '@wildcall/sdk/testing'
 import { runAgentLoop } from './run-agent-loop.js'
-import { scriptedReplies, script } from './scripted-model.js'
+import { createScript, scriptedFamilyAdapter, scriptedReplies } from './scripted-model.js'
 import { createSimulatedPage } from './create-simulated-page.js'
 
 const TASK = 'Search the shop for "trail shoes", open the first result and report its name and price.'
@@ -52,12 +52,13 @@ async function main() {
     client = createClient({ baseURL: realBaseURL, model: realModel, apiKey: process.env.WILDCALL_API_KEY, adapters, timeoutMs: 120_000 })
     log(`Endpoint: ${realBaseURL} (model ${realModel}) — a real endpoint, from WILDCALL_BASE_URL.`)
   } else {
-    server = await startScriptedServer({ script })
-    client = createClient({ baseURL: server.url, model: 'scripted-demo', adapters, retry: { limit: 2, baseDelayMs: 100 } })
+    server = await startScriptedServer({ script: createScript() })
+    client = createClient({ baseURL: server.url, model: 'scripted-demo', adapters: [scriptedFamilyAdapter, ...adapters], retry: { limit: 2, baseDelayMs: 100 } })
     log(
       `Endpoint: ${server.url} — a SCRIPTED local server started by this demo.`,
       'It is NOT a model: it replays replies written by hand in the shapes real models send:',
       ...scriptedReplies.map((entry, index) => `  reply ${index + 1}: ${entry.note}`),
+      'It refuses a request whose chat history is not well formed, as a real API would.',
       'Set WILDCALL_BASE_URL, WILDCALL_MODEL and WILDCALL_API_KEY to drive a real model instead.',
     )
   }

@@ -1,4 +1,5 @@
-import { contentResponse, toolCallResponse } from '@wildcall/sdk/testing'
+import { defineAdapter } from '@wildcall/sdk'
+import { checkHistory, contentResponse, toolCallResponse } from '@wildcall/sdk/testing'
 
 // What the scripted server answers, in order. It is NOT a model: these are replies written by hand
 // in the shapes real models send, including two common misbehaviours the repair layer fixes and one
@@ -48,8 +49,13 @@ export const scriptedReplies = [
     reply: { status: 503, headers: { 'retry-after-ms': '150' }, body: { error: { message: 'The model is overloaded. Please try again.', type: 'server_error' } } },
   },
   {
-    note: 'a clean call',
-    reply: { body: toolCallResponse('AgentOutput', step3, { usage: usage(571, 88) }) },
+    note: 'a clean call with its reasoning in reasoning_content, which the next request must echo',
+    reply: {
+      body: toolCallResponse('AgentOutput', step3, {
+        usage: usage(571, 88),
+        message: { reasoning_content: 'Two results; the first is the cheaper one, open it to check stock.' },
+      }),
+    },
   },
   {
     note: 'a clean call with the reasoning in reasoning_content',
@@ -62,5 +68,37 @@ export const scriptedReplies = [
   },
 ]
 
-/** The script to give `startScriptedServer`: the replies in order. */
-export const script = scriptedReplies.map((entry) => entry.reply)
+/**
+ * The scripted "family": like DeepSeek's or Kimi's thinking mode, it needs the `reasoning_content`
+ * of its tool-calling answers sent back in the history. Declaring it is all an adapter does for that:
+ * `result.messages` then carries it.
+ */
+export const scriptedFamilyAdapter = defineAdapter({
+  name: 'scripted-thinking',
+  match: { models: ['scripted-demo'] },
+  echoFields: { message: ['reasoning_content'] },
+})
+
+/**
+ * The script to give `startScriptedServer`: the replies in order, but first the history each request
+ * carries is checked as a strict server checks it — every tool message answers a call of the
+ * assistant turn before it, every call is answered, and every answer that carried reasoning has it
+ * echoed. A bad history gets the 400 a real API would send.
+ */
+export function createScript() {
+  // What each reply's tool call carried as reasoning, by call id.
+  const reasoningByCall = new Map()
+  return (request, index) => {
+    const history = request.body.messages
+    const problems = checkHistory(history)
+    for (const message of history) {
+      const id = message.role === 'assistant' ? message.tool_calls?.[0]?.id : undefined
+      if (reasoningByCall.has(id) && message.reasoning_content !== reasoningByCall.get(id)) problems.push(`the assistant turn of call ${id} does not echo its reasoning_content`)
+    }
+    if (problems.length > 0) return { status: 400, body: { error: { message: `Invalid history: ${problems.join('; ')}`, type: 'invalid_request_error' } } }
+    const { reply } = scriptedReplies[Math.min(index, scriptedReplies.length - 1)]
+    const message = reply.body?.choices?.[0]?.message
+    if (message?.reasoning_content && message.tool_calls) reasoningByCall.set(message.tool_calls[0].id, message.reasoning_content)
+    return reply
+  }
+}

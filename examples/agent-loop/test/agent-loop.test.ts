@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { startScriptedServer, toolCallResponse, type ScriptedServer } from '@wildcall/sdk/testing'
+import { checkHistory, startScriptedServer, toolCallResponse, type ScriptedServer } from '@wildcall/sdk/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 // What `npm start` runs (after the build): a plain Node script importing the built packages.
@@ -78,8 +78,10 @@ describe('examples/agent-loop (npm start)', { timeout: 60_000 }, () => {
       expect(endpoint.requests[0]!.headers.authorization).toBe('Bearer sk-demo-key')
       expect(endpoint.requests[0]!.body.model).toBe('qwen3-max')
       expect(endpoint.requests[0]!.body.enable_thinking).toBe(false)
-      // The loop feeds the history back: the third prompt reports the search it ran.
-      expect(JSON.stringify(endpoint.requests[2]!.body.messages)).toContain('searched for \\"trail shoes\\": 2 results')
+      // The loop feeds the history back: the third request holds both earlier calls and their results.
+      const third = endpoint.requests[2]!.body.messages
+      expect(checkHistory(third)).toEqual([])
+      expect(third.filter((message) => message.role === 'tool').map((message) => message.content)).toEqual(['typed "trail shoes" into [1] Search products', 'searched for "trail shoes": 2 results'])
     })
 
     it('should exit 2 when the base URL is set without a model', async () => {
