@@ -136,7 +136,7 @@ describe('npm pack + install into a fresh project', () => {
     const result = JSON.parse(stdout)
     expect(result.adapters).toContain('qwen')
     expect(result.args).toEqual({ next_goal: 'click', action: { click_element_by_index: { index: 3 } } })
-    expect(result.output).toEqual({ input: result.args, output: 'clicked 3' })
+    expect(result.output).toEqual({ input: result.args, action: { name: 'click_element_by_index', input: { index: 3 } }, output: 'clicked 3' })
     expect(result.fixes).toContain('double-encoded-arguments')
     // The qwen adapter patched the request that went over the wire.
     const sent = server.requests.at(-1)!

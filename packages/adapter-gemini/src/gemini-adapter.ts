@@ -52,7 +52,6 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 export function geminiAdapter(options: GeminiAdapterOptions = {}): Adapter {
   return {
     name: 'gemini',
-    kind: 'model',
     match: { models: ['gemini'] },
     // Gemini 3's thought signature rides on the tool call entry: `result.messages` keeps it.
     echoFields: { toolCall: ['extra_content'] },
@@ -67,7 +66,8 @@ export function geminiAdapter(options: GeminiAdapterOptions = {}): Adapter {
       // The SDK's own reading already classifies Gemini's other upper-case reasons (STOP, MAX_TOKENS,
       // SAFETY, MALFORMED_FUNCTION_CALL …; see the tests); this one it would call unknown. Too many
       // calls in one answer is a malformed answer: a new try usually works.
-      return /^too_many_tool_calls$/i.test(String(reason)) ? 'malformed' : undefined
+      // test() reads a null or missing reason as the text "null" / "undefined": neither matches.
+      return /^too_many_tool_calls$/i.test(reason as string) ? 'malformed' : undefined
     },
   }
 }

@@ -404,28 +404,35 @@ function isErrorBody(parsed: unknown): boolean {
   return detail.message !== undefined || detail.code !== undefined
 }
 
+// Where providers put each count, first match wins (OpenAI, Anthropic-style, camelCase, DeepSeek's cache hits …).
+const USAGE_PATHS: ReadonlyArray<[keyof Usage, string[]]> = [
+  ['promptTokens', ['prompt_tokens', 'input_tokens', 'promptTokens']],
+  ['completionTokens', ['completion_tokens', 'output_tokens', 'completionTokens']],
+  ['totalTokens', ['total_tokens', 'totalTokens']],
+  ['cachedTokens', ['prompt_tokens_details.cached_tokens', 'prompt_cache_hit_tokens', 'input_tokens_details.cached_tokens', 'cache_read_input_tokens']],
+  ['reasoningTokens', ['completion_tokens_details.reasoning_tokens', 'output_tokens_details.reasoning_tokens', 'reasoning_tokens']],
+]
+
 /** Normalises the usage block of any provider; a count it does not report stays `undefined`. */
 export function normalizeUsage(usage: unknown): Usage {
-  const u = (typeof usage === 'object' && usage !== null ? usage : {}) as Record<string, any>
-  const num = (...values: unknown[]) => {
-    for (const value of values) if (typeof value === 'number' && Number.isFinite(value)) return value
-    return undefined
-  }
   const result: Usage = {}
-  const promptTokens = num(u.prompt_tokens, u.input_tokens, u.promptTokens)
-  const completionTokens = num(u.completion_tokens, u.output_tokens, u.completionTokens)
-  const totalTokens = num(u.total_tokens, u.totalTokens, promptTokens !== undefined && completionTokens !== undefined ? promptTokens + completionTokens : undefined)
-  const cachedTokens = num(u.prompt_tokens_details?.cached_tokens, u.prompt_cache_hit_tokens, u.input_tokens_details?.cached_tokens, u.cache_read_input_tokens)
-  const reasoningTokens = num(u.completion_tokens_details?.reasoning_tokens, u.output_tokens_details?.reasoning_tokens, u.reasoning_tokens)
-  if (promptTokens !== undefined) result.promptTokens = promptTokens
-  if (completionTokens !== undefined) result.completionTokens = completionTokens
-  if (totalTokens !== undefined) result.totalTokens = totalTokens
-  if (cachedTokens !== undefined) result.cachedTokens = cachedTokens
-  if (reasoningTokens !== undefined) result.reasoningTokens = reasoningTokens
+  if (!isPlainObject(usage)) return result
+  for (const [key, paths] of USAGE_PATHS) {
+    for (const path of paths) {
+      const [head, tail] = path.split('.') as [string, string | undefined]
+      const outer = usage[head]
+      const value = tail === undefined ? outer : isPlainObject(outer) ? outer[tail] : undefined
+      if (typeof value === 'number' && Number.isFinite(value)) {
+        result[key] = value
+        break
+      }
+    }
+  }
+  if (result.totalTokens === undefined && result.promptTokens !== undefined && result.completionTokens !== undefined) result.totalTokens = result.promptTokens + result.completionTokens
   return result
 }
 
-const USAGE_KEYS = ['promptTokens', 'completionTokens', 'totalTokens', 'cachedTokens', 'reasoningTokens'] as const
+const USAGE_KEYS = USAGE_PATHS.map(([key]) => key)
 
 /** The usage of several attempts added up; a count no attempt reported stays `undefined`. */
 export function sumUsage(details: readonly AttemptDetail[]): Usage {
