@@ -36,7 +36,9 @@ describe('scripts/check-size.mjs', () => {
   // up +0.6 kB for tools from any schema library read through one normalised JSON Schema; up 429 B
   // for scans that stay linear on hostile input where regexes backtracked (HTML error pages,
   // key=value values, trailing trims).
-  const SDK_CEILING = 52_835
+  // up +2.6 kB (52,567 → 55,151) for the agent loop: result.messages with echoed provider fields and
+  // generated ids, reask feedback, usage and evidence per HTTP request, streamed reasoning_details.
+  const SDK_CEILING = 55_419
   it(`should keep @wildcall/sdk under its ratchet ceiling of ${SDK_CEILING} B gzip`, () => {
     const sdk = byName.get('@wildcall/sdk')!
     expect(sdk.gzip).toBeLessThanOrEqual(SDK_CEILING)
