@@ -1,40 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { createClient, defineTool, isInvokeError, type ChatMessage, type ClientConfig, type InvokeError, type ToolSet } from '../index'
-import { contentResponse, startScriptedServer, streamedReply, toolCallResponse, type ScriptedReply, type ScriptedServer } from '../testing'
+import { createClient, defineTool, isInvokeError, type ChatMessage, type ClientConfig, type InvokeError } from '../index'
+import { contentResponse, toolCallResponse } from '../testing'
+import { modes, startAnswerServer, type Mode } from './__fixtures__/answer-server'
 
-let server: ScriptedServer
-let replies: ScriptedReply[] = []
 const API_KEY = 'sk-test-0123456789abcdef'
-
-function reply(request: { body: { stream?: boolean } }, index: number): ScriptedReply {
-  const next = replies[Math.min(index, replies.length - 1)]!
-  // A whole chat response is streamed when the request asked for a stream; errors are sent as they are.
-  const body = next.body as { choices?: unknown } | undefined
-  return request.body.stream && next.status === undefined && body?.choices ? streamedReply(next.body as never) : next
-}
-
-beforeAll(async () => {
-  server = await startScriptedServer({ script: reply })
-})
+const { server, script, run: runStep } = await startAnswerServer()
 afterAll(() => server.close())
 
-function script(...next: ScriptedReply[]) {
-  replies = next
-  server.setScript(reply)
-}
-
-const modes = ['invoke', 'stream'] as const
-type Mode = (typeof modes)[number]
 const messages: ChatMessage[] = [{ role: 'user', content: 'Go.' }]
 const tools = {
   click: defineTool({ inputSchema: z.object({ index: z.number().int() }), execute: ({ index }) => `clicked ${index}` }),
 }
 
-function run<Tools extends ToolSet>(mode: Mode, config: Partial<ClientConfig> = {}, useTools: Tools = tools as never) {
-  const client = createClient({ baseURL: server.url, model: 'acme-1', apiKey: API_KEY, retry: { limit: 3, baseDelayMs: 1, jitter: false }, ...config })
-  return mode === 'invoke' ? client.invoke(messages, useTools) : client.stream(messages, useTools).result
-}
+const run = (mode: Mode, config: Partial<ClientConfig> = {}) => runStep(mode, { apiKey: API_KEY, retry: { limit: 3, baseDelayMs: 1, jitter: false }, ...config }, messages, tools)
 
 const fail = (promise: Promise<unknown>) => promise.then(() => expect.unreachable('the step should fail'), (error: unknown) => {
   expect(isInvokeError(error)).toBe(true)

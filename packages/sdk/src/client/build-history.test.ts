@@ -1,43 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { createClient, createMacroTool, defineTool, isInvokeError, type Adapter, type ChatMessage, type ChatResponse, type ClientConfig, type InvokeOptions, type ToolSet } from '../index'
-import { checkHistory, contentResponse, startScriptedServer, streamedReply, toolCallResponse, type RecordedRequest, type ScriptedServer } from '../testing'
+import { createMacroTool, defineTool, isInvokeError, type Adapter, type ChatMessage, type ChatResponse } from '../index'
+import { checkHistory, contentResponse, toolCallResponse } from '../testing'
+import { modes, startAnswerServer } from './__fixtures__/answer-server'
 
-let server: ScriptedServer
-let answers: ChatResponse[] = []
 let refusals: string[][] = []
-
-// Answers in order; every history received is checked as a strict server would, and refused if bad.
-function answer(request: RecordedRequest, index: number) {
+// Every history received is checked as a strict server would, and refused if bad.
+const { server, script: setReplies, run } = await startAnswerServer((request) => {
   const problems = checkHistory(request.body.messages)
-  if (problems.length > 0) {
-    refusals.push(problems)
-    return { status: 400, body: { error: { message: problems.join('; '), type: 'invalid_request_error' } } }
-  }
-  const reply = answers[Math.min(index, answers.length - 1)]!
-  return request.body.stream ? streamedReply(reply) : { body: reply }
-}
-
-beforeAll(async () => {
-  server = await startScriptedServer({ script: answer })
+  if (problems.length === 0) return undefined
+  refusals.push(problems)
+  return { status: 400, body: { error: { message: problems.join('; '), type: 'invalid_request_error' } } }
 })
 afterAll(() => server.close())
 
 function script(...replies: ChatResponse[]) {
-  answers = replies
   refusals = []
-  server.setScript(answer)
+  setReplies(...replies)
 }
 
 const user: ChatMessage = { role: 'user', content: 'Search for wildcall.' }
-
-const modes = ['invoke', 'stream'] as const
-type Mode = (typeof modes)[number]
-
-function run<Tools extends ToolSet>(mode: Mode, config: Partial<ClientConfig>, messages: ChatMessage[], tools: Tools, options: InvokeOptions = {}) {
-  const client = createClient({ baseURL: server.url, model: 'acme-1', retry: { limit: 2, baseDelayMs: 1, jitter: false }, ...config })
-  return mode === 'invoke' ? client.invoke(messages, tools, options) : client.stream(messages, tools, options).result
-}
 
 function makeTools(log: string[] = []) {
   return {
@@ -109,8 +91,9 @@ describe.each(modes)('result.messages (%s)', (mode) => {
   it('should copy exactly the provider fields the adapters declare in echoFields', async () => {
     const echo: Adapter = { name: 'acme', match: { models: ['acme'] }, echoFields: { message: ['reasoning_content'], toolCall: ['extra_content'] } }
     const signature = { google: { thought_signature: 'sig-1' } }
-    script(toolCallResponse([{ id: 'call_x', name: 'click', args: { index: 1 } }], undefined, { message: { reasoning_content: 'Think first.', provider_debug: 'x' } }))
-    answers[0]!.choices[0]!.message.tool_calls![0]!.extra_content = signature
+    const reply = toolCallResponse([{ id: 'call_x', name: 'click', args: { index: 1 } }], undefined, { message: { reasoning_content: 'Think first.', provider_debug: 'x' } })
+    reply.choices[0]!.message.tool_calls![0]!.extra_content = signature
+    script(reply)
     const result = await run(mode, { adapters: [echo] }, [user], makeTools())
     expect(result.messages[0]).toEqual({
       role: 'assistant',

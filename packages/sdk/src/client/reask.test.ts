@@ -1,33 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { createClient, createMacroTool, defineTool, type ChatMessage, type ChatResponse, type ClientConfig, type InvokeOptions, type ToolSet } from '../index'
-import { checkHistory, contentResponse, startScriptedServer, streamedReply, toolCallResponse, type RecordedRequest, type ScriptedServer } from '../testing'
+import { createClient, createMacroTool, defineTool, type ChatMessage } from '../index'
+import { checkHistory, contentResponse, toolCallResponse } from '../testing'
+import { modes, startAnswerServer } from './__fixtures__/answer-server'
 
-let server: ScriptedServer
-let answers: ChatResponse[] = []
-
-function answer(request: RecordedRequest, index: number) {
-  const reply = answers[Math.min(index, answers.length - 1)]!
-  return request.body.stream ? streamedReply(reply) : { body: reply }
-}
-
-beforeAll(async () => {
-  server = await startScriptedServer({ script: answer })
-})
+const { server, script, run } = await startAnswerServer()
 afterAll(() => server.close())
-
-function script(...replies: ChatResponse[]) {
-  answers = replies
-  server.setScript(answer)
-}
-
-const modes = ['invoke', 'stream'] as const
-type Mode = (typeof modes)[number]
-
-function run<Tools extends ToolSet>(mode: Mode, config: Partial<ClientConfig>, messages: ChatMessage[], tools: Tools, options: InvokeOptions = {}) {
-  const client = createClient({ baseURL: server.url, model: 'acme-1', retry: { limit: 2, baseDelayMs: 1, jitter: false }, ...config })
-  return mode === 'invoke' ? client.invoke(messages, tools, options) : client.stream(messages, tools, options).result
-}
 
 const tools = {
   click: defineTool({ description: 'Click', inputSchema: z.object({ index: z.number().int().min(0) }), execute: ({ index }) => `clicked ${index}` }),
