@@ -263,7 +263,7 @@ describe('mcpTools', () => {
     model.setScript([{ body: toolCallResponse('AgentOutput', { memory: 'user is in Oslo', action: { get_weather: 'Oslo' } }) }])
     const result = await llm().invoke(messages, { AgentOutput }, { toolChoiceName: 'AgentOutput' })
     expect(result.toolCall.args).toEqual({ memory: 'user is in Oslo', action: { get_weather: { city: 'Oslo', units: 'celsius' } } })
-    expect(result.toolResult).toEqual({ input: result.toolCall.args, output: 'Oslo: 21 degrees celsius' })
+    expect(result.toolResult).toEqual({ input: result.toolCall.args, action: { name: 'get_weather', input: { city: 'Oslo', units: 'celsius' } }, output: 'Oslo: 21 degrees celsius' })
 
     const args = JSON.stringify({ action: { calendar_create_event: { title: 'review', when: { day: '2026-12-02', hours: 1 } } } })
     const delta = (content: Record<string, unknown>, finish: string | null = null) => ({ choices: [{ index: 0, delta: content, finish_reason: finish }] })
@@ -281,7 +281,7 @@ describe('mcpTools', () => {
       // drained: the result is what matters here
     }
     const streamed = await run.result
-    expect(streamed.toolResult).toEqual({ input: streamed.toolCall.args, output: { id: 'evt_1', title: 'review', when: { day: '2026-12-02', hours: 1 } } })
+    expect(streamed.toolResult).toEqual({ input: streamed.toolCall.args, action: { name: 'calendar_create_event', input: { title: 'review', when: { day: '2026-12-02', hours: 1 } } }, output: { id: 'evt_1', title: 'review', when: { day: '2026-12-02', hours: 1 } } })
     expect(running.calls.map((call) => call.name)).toEqual(['get_weather', 'calendar.create_event'])
   })
 

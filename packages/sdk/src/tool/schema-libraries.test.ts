@@ -241,7 +241,7 @@ describe('invoke with tools from every library', () => {
     server.setScript([{ body: contentResponse('<tool_call>{"name": "input_text", "arguments": {"index": "2", "text": "hello"}}</tool_call>') }])
     const client = createClient({ baseURL: server.url, model: 'qwen3-8b', retry: 0 })
     const result = await client.invoke([{ role: 'user', content: 'type hello' }], toolsOf(kind))
-    expect(result.toolCall).toEqual({ name: 'input_text', args: { index: 2, text: 'hello', clear: false } })
+    expect(result.toolCall).toEqual({ id: expect.any(String), name: 'input_text', args: { index: 2, text: 'hello', clear: false } })
     expect(result.toolResult).toEqual({ index: 2, text: 'hello', clear: false })
     const sent = server.requests[0]!.body.tools!.find((tool) => tool.function.name === 'input_text')!
     expect(sent.function.parameters).toMatchObject({ type: 'object', required: ['index', 'text'] })
