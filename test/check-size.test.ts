@@ -38,7 +38,9 @@ describe('scripts/check-size.mjs', () => {
   // key=value values, trailing trims).
   // up +2.6 kB (52,567 → 55,151) for the agent loop: result.messages with echoed provider fields and
   // generated ids, reask feedback, usage and evidence per HTTP request, streamed reasoning_details.
-  const SDK_CEILING = 55_419
+  // Up +1.1 kB (1,093 B) for issue 10's JSON-side verdicts (envelopes by role, malformed vs cut-off
+  // calls, nameless JSON only when it fits, the name written before JSON, dropped calls by name, prose is prose).
+  const SDK_CEILING = 56_512
   it(`should keep @wildcall/sdk under its ratchet ceiling of ${SDK_CEILING} B gzip`, () => {
     const sdk = byName.get('@wildcall/sdk')!
     expect(sdk.gzip).toBeLessThanOrEqual(SDK_CEILING)
