@@ -1,5 +1,6 @@
 import type { ChatResponse, ChatResponseMessage, ChatStreamChunk, ChatStreamToolCallDelta, ChatToolCall, ChatUsage, StreamEvent } from '../types'
 import { createMarkupPreview } from './create-markup-preview'
+import { readContentPart } from '../repair/split-reasoning'
 import { createDeltaLists } from './merge-delta-lists'
 import { createPartialJsonReader, type PartialJsonReader } from './parse-partial-json'
 import { createTextBuffer } from './text-buffer'
@@ -279,7 +280,14 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
         }
         if (nonEmpty(delta.content)) pushText(delta.content)
         else if (Array.isArray(delta.content)) {
-          for (const part of delta.content) if (isRecord(part) && nonEmpty(part.text)) pushText(part.text)
+          for (const part of delta.content) {
+            // Typed reasoning parts (Magistral's `thinking`) are reasoning, as `invoke` reads them.
+            const read = readContentPart(part)
+            if (read.reasoning) {
+              reasoning.append(read.reasoning)
+              emit({ type: 'reasoning', delta: read.reasoning })
+            } else if (isRecord(part) && nonEmpty(read.text)) pushText(read.text)
+          }
         }
         if (nonEmpty(delta.refusal)) refusal.append(delta.refusal)
         if (Array.isArray(delta.tool_calls)) {

@@ -3,7 +3,7 @@ import { MAX_JSON_DEPTH, parseLenientJson } from './lenient-json'
 import { recognizeGemmaCalls } from './markup-gemma'
 import { recognizeKeyValueCalls } from './markup-key-value'
 import { recognizePythonicCalls } from './markup-pythonic'
-import { MAX_CALLS, addFound, cleanToolName, fenceAround, findFences, findSpecialTokens, overlapsAny, tokenStartingAt } from './markup-shared'
+import { MAX_CALLS, addFound, cleanToolName, fenceAround, findFences, findSpecialTokens, isNameCode, isSpaceCode, overlapsAny, readName, skipSpaces, tokenStartingAt } from './markup-shared'
 import type { ExtractedCall, ExtractionContext } from './markup-shared'
 import { recognizeTokenCalls } from './markup-tokens'
 import { recognizeArgumentPairs, recognizeElementTrees, recognizeNamedElements, recognizeWrappers, recognizeXmlCalls } from './markup-xml'
@@ -164,10 +164,50 @@ function addJsonCandidates(context: ExtractionContext): void {
     const fence = fenceAround(context, span.start)
     if (fence) fixes.push('fenced')
     const call: ExtractedCall = { args: parsed.value, format: 'content-json', fixes, start: span.start }
-    const hint = nameBefore(context, fence && fence.bodyStart <= span.start ? fence.start : span.start)
-    if (hint) call.nameHint = hint
+    const called = fence ? undefined : nameCalling(text, span.start, span.end)
+    const hint = called === undefined ? nameBefore(context, fence && fence.bodyStart <= span.start ? fence.start : span.start) : undefined
+    if (called !== undefined) call.calledName = called
+    else if (hint) call.nameHint = hint
     addFound(context, call, span.end)
   }
+}
+
+// Words that label a JSON block rather than name a call (`json\n{…}`, a fence's language without its
+// fence), and a lone capitalised word (`Sure`, `Answer`): prose, not a tool's name.
+const LABEL = /^(?:json\w*|javascript|js|python|py|text|code|tool_?code|tool_?calls?|tools?|functions?(?:_?calls?)?|calls?|output|result|response|answer|arg(?:ument)?s|param(?:eter)?s|inputs?)$/i
+
+/**
+ * The name written in a call's position right before the JSON object at `[start, end)`, known or not:
+ * touching it (`web_search{…}`, Mistral's compact form with its tokens stripped), around it as the one
+ * argument (`web_search({…})`), or alone on the line above it (`web_search\n{…}`). Every scan back is
+ * bounded, so a flood of braces on one line costs linear time.
+ */
+function nameCalling(text: string, start: number, end: number): string | undefined {
+  if (text.charCodeAt(start) !== 123) return undefined
+  const inParentheses = text.charCodeAt(start - 1) === 40
+  if (inParentheses && text.charCodeAt(skipSpaces(text, end)) !== 41) return undefined
+  const nameEnd = inParentheses ? start - 1 : start
+  let nameStart = nameEnd
+  while (nameStart > 0 && nameEnd - nameStart < 128 && isNameCode(text.charCodeAt(nameStart - 1))) nameStart--
+  if (nameStart < nameEnd) {
+    // Part of a longer token (`\\frac{`, `a/b{`): no name. A tag or token may come right before it.
+    const before = text.charCodeAt(nameStart - 1)
+    return nameStart === 0 || isSpaceCode(before) || before === 62 || before === 93 ? calledName(text.slice(nameStart, nameEnd)) : undefined
+  }
+  if (inParentheses) return undefined
+  // `name` alone on the line above: only spaces between the line break and the JSON.
+  let lineBreak = start - 1
+  while (lineBreak >= 0 && text.charCodeAt(lineBreak) !== 10 && isSpaceCode(text.charCodeAt(lineBreak))) lineBreak--
+  if (text.charCodeAt(lineBreak) !== 10) return undefined
+  const lineStart = Math.max(0, lineBreak - 130)
+  const line = text.slice(lineStart, lineBreak)
+  const from = line.lastIndexOf('\n') + 1
+  return from > 0 || lineStart === 0 ? calledName(line.slice(from).trim()) : undefined
+}
+
+function calledName(raw: string): string | undefined {
+  const name = cleanToolName(raw)
+  return name && readName(name, 0) === name.length && !LABEL.test(name) && !/^[A-Z][a-z]*$/.test(name) ? name : undefined
 }
 
 // Words looked at before a JSON value for a name hint, and how far back on its line.

@@ -80,7 +80,7 @@ export function tokenStartingAt(tokens: readonly SpecialToken[], offset: number)
   return undefined
 }
 
-const isNameCode = (code: number) =>
+export const isNameCode = (code: number) =>
   (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 45 || code === 46 || code === 36
 
 /** Reads a (dotted) identifier at `index`; returns its end, or `index` when there is none. */
@@ -200,6 +200,12 @@ export interface ExtractedCall {
    * resolve on its own.
    */
   nameHint?: string
+  /**
+   * For a JSON object without a name: the name written in a call's position right before it
+   * (`web_search{…}`, `web_search({…})`, `web_search` alone on the line above), known or not. It is
+   * the call's name unless the JSON names one itself.
+   */
+  calledName?: string
 }
 
 /** A call plus the text range it was read from. */

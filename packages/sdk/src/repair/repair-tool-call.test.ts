@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { createMacroTool, defineTool, isInvokeError, repairToolCall } from '../index'
+import { createMacroTool, defineTool, repairToolCall } from '../index'
 import type { ChatResponseMessage, Tool, ToolSet } from '../types'
 import { createBrowserTools } from './__fixtures__/browser-tools'
+import { failure } from './__fixtures__/failure'
 
 const AgentOutput = createMacroTool(createBrowserTools())
 const macro = { AgentOutput }
@@ -12,15 +13,6 @@ const native = (name: string, args: unknown, id = 'call_1'): ChatResponseMessage
   tool_calls: [{ id, type: 'function', function: { name, arguments: typeof args === 'string' ? args : JSON.stringify(args) } }],
 })
 
-function failure(run: () => unknown) {
-  try {
-    run()
-  } catch (error) {
-    if (!isInvokeError(error)) throw new Error(`not an InvokeError: ${String(error)}`)
-    return error
-  }
-  throw new Error('expected an InvokeError')
-}
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) {
@@ -156,9 +148,15 @@ describe('repairToolCall', () => {
       expect(error.message).toContain('Available tools: AgentOutput.')
     })
 
-    it('should report a cut call as output_truncated, never executing it', () => {
-      expect(failure(() => repairToolCall(native('AgentOutput', '{"action": {"input_text": {"index": 1, "text": "hel'), macro)).type).toBe('output_truncated')
-      expect(failure(() => repairToolCall({ content: '<tool_call>{"name": "AgentOutput", "arguments": {"action": {"scroll": {' }, macro)).type).toBe('output_truncated')
+    it('should call an unclosed call malformed, not cut off, and never take it', () => {
+      // The repair runs only on an answer the model ended itself (a length finish stops earlier):
+      // an unclosed value there is a malformed call, retryable, never output_truncated.
+      const native_ = failure(() => repairToolCall(native('AgentOutput', '{"action": {"input_text": {"index": 1, "text": "hel'), macro))
+      expect(native_).toMatchObject({ type: 'invalid_tool_args', retryable: true })
+      expect(native_.message).toContain('"AgentOutput" end inside a value that is never closed, though the output was not cut off')
+      const content = failure(() => repairToolCall({ content: '<tool_call>{"name": "AgentOutput", "arguments": {"action": {"scroll": {' }, macro))
+      expect(content).toMatchObject({ type: 'no_tool_call', retryable: true })
+      expect(content.message).toContain('never closed, though the output was not cut off')
     })
 
     it('should quote what the model said when there is no call at all', () => {
