@@ -8,8 +8,9 @@
  * - Harmony `to=functions.name <|constrain|>json<|message|>{…}` and its stripped `to=functions.name json{…}`,
  * - Llama `<|python_tag|>{…}`, and families not listed that put a name and JSON between tokens.
  */
+import { decodeArgument } from './decode-value'
 import { parseKeyValueText, parseLenientJson } from './lenient-json'
-import { MAX_CALLS, addFound, cleanToolName, fenceAround, readName, skipSpaces } from './markup-shared'
+import { MAX_CALLS, addFound, cleanToolName, fenceAround, readName, setOwn, skipSpaces } from './markup-shared'
 import type { ExtractionContext, SpecialToken } from './markup-shared'
 import { looksLikeJsonOpener } from './scan-json'
 
@@ -216,8 +217,11 @@ function readAfterBoundary(context: ExtractionContext, boundary: Boundary): void
     const fields = labelled && name && context.fieldsOf?.(name)
     const lineEnd = text.indexOf('\n', cursor)
     end = lineEnd < 0 ? text.length : lineEnd
-    args = fields ? parseKeyValueText(text.slice(cursor, end), fields) : undefined
-    if (!args) return
+    const pairs = fields ? parseKeyValueText(text.slice(cursor, end), fields) : undefined
+    if (!pairs || !name) return
+    const decoded: Record<string, unknown> = {}
+    for (const key of Object.keys(pairs)) setOwn(decoded, key, decodeArgument(context, name, key, pairs[key]!, fixes))
+    args = decoded
   }
   if (!name && (args === null || typeof args !== 'object')) return
   if (fenced || fenceAround(context, cursor)) fixes.push('fenced')

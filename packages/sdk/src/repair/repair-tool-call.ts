@@ -632,7 +632,15 @@ function callInText(text: unknown, raw: RawCall, context: Context): ExtractedCal
   return typeof text === 'string' && !raw.inner ? readCalls(text, context).calls[0] : undefined
 }
 
-const readCalls = (text: string, context: Context) => extractCalls(text, { names: context.names, fieldsOf: (name) => fieldsOf(name, context) })
+const readCalls = (text: string, context: Context) =>
+  extractCalls(text, {
+    names: context.names,
+    fieldsOf: (name) => fieldsOf(name, context),
+    schemaOf: (name) => {
+      const target = targetOf(name, context)
+      return target ? safeJsonSchema(target) : undefined
+    },
+  })
 
 /** `click_element_by_index({"index": 3})` called as a tool → `{ action: { click_element_by_index: { index: 3 } } }`. */
 function liftIntoShell(action: string, args: unknown, tool: Tool, fixes: string[]): Record<string, unknown> {
