@@ -35,7 +35,7 @@ export function admittedTypes(schema: JsonSchemaNode, depth = 0): Set<string> {
 
 const NULL_WORDS = new Set(['null', 'None', 'nil'])
 const BOOLEAN_WORDS: Record<string, boolean> = { true: true, True: true, TRUE: true, false: false, False: false, FALSE: false }
-const NUMBER_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/
+const NUMBER_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/
 
 /**
  * A value written as text, decoded by what the field's schema admits:

@@ -7,6 +7,11 @@
  * - Kimi `functions.name:0<|tool_call_argument_begin|>{…}` (spaces, a missing `>`, quoted arguments),
  * - Harmony `to=functions.name <|constrain|>json<|message|>{…}` and its stripped `to=functions.name json{…}`,
  * - Llama `<|python_tag|>{…}`, and families not listed that put a name and JSON between tokens.
+ *
+ * Text rules: the arguments are JSON (read leniently), so their values are typed by JSON itself and
+ * strings keep every character the JSON spells; spaces and line breaks between the tokens, the name
+ * and the JSON are layout (Kimi, V3.1 and harmony write none, DeepSeek V3 a line break and a ```json
+ * fence). `Action Input: k=v` text is typed by the tool's schema through {@link decodeArgument}.
  */
 import { decodeArgument } from './decode-value'
 import { parseKeyValueText, parseLenientJson } from './lenient-json'

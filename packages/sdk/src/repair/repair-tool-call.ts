@@ -49,7 +49,8 @@ export interface RepairResult {
    * structure (`unwrapped-envelope`, `tool-name-as-key`, `normalized-tool-name`, `action-as-tool`,
    * `missing-reflection-shell`, `flattened-action`, `moved-action`, `moved-reflection`, `dropped-unknown-keys`,
    * `bare-value`, `bare-action-name`, `unwrapped-array`, `fallback-action`); values
-   * (`coerced:number|integer|boolean|string|array|enum`, `dropped-null`, `dropped-unsafe-key`); and
+   * (`coerced:number|integer|boolean|string|array|enum`, `dropped-null`, `dropped-unsafe-key`,
+   * `guessed-value-type` for a markup value typed without a schema); and
    * `dropped-calls:N` when other calls were not taken.
    */
   fixes: string[]
