@@ -89,20 +89,20 @@ const anyText = () => true
 
 const params = (args: Record<string, unknown>) => Object.entries(args)
 
+/** `<wrapper>\n<function=N>\n<parameter=K>…</parameter>\n…</function>\n</wrapper>` blocks joined by `\n`, each value written by `write`. */
+const functionBlocks = (wrapper: string, write: (value: unknown) => string) => (calls: readonly RenderedCall[]) =>
+  calls
+    .map(({ name, args }) => `<${wrapper}>\n<function=${name}>\n${params(args)
+      .map(([key, value]) => `<parameter=${key}>${write(value)}</parameter>\n`)
+      .join('')}</function>\n</${wrapper}>`)
+    .join('\n')
+
 /** §2 Qwen3-Coder / Qwen3 XML: each value on its own line between the parameter tags; scalars as Python str(), mappings tojson. */
 export const qwen3Coder: CallRenderer = {
   family: 'qwen3-coder',
   textValues: true,
   canWrite: xmlWritable('</parameter>'),
-  render: (calls) =>
-    calls
-      .map(
-        ({ name, args }) =>
-          `<tool_call>\n<function=${name}>\n${params(args)
-            .map(([key, value]) => `<parameter=${key}>\n${typeof value === 'object' && value !== null ? toJson(value) : toPythonStr(value)}\n</parameter>\n`)
-            .join('')}</function>\n</tool_call>`,
-      )
-      .join('\n'),
+  render: functionBlocks('tool_call', (value) => `\n${typeof value === 'object' && value !== null ? toJson(value) : toPythonStr(value)}\n`),
 }
 
 /** §3 Seed-OSS: the value is exactly the text between the tags; non-strings Python str() (dicts as repr). */
@@ -110,15 +110,7 @@ export const seedOss: CallRenderer = {
   family: 'seed-oss',
   textValues: true,
   canWrite: xmlWritable('</parameter>'),
-  render: (calls) =>
-    calls
-      .map(
-        ({ name, args }) =>
-          `<seed:tool_call>\n<function=${name}>\n${params(args)
-            .map(([key, value]) => `<parameter=${key}>${toPythonStr(value)}</parameter>\n`)
-            .join('')}</function>\n</seed:tool_call>`,
-      )
-      .join('\n'),
+  render: functionBlocks('seed:tool_call', toPythonStr),
 }
 
 /** §4 MiniMax-M1: one `<tool_calls>` wrapper, one tojson `{name, arguments}` per line. */
@@ -244,15 +236,18 @@ export const mistralV11: CallRenderer = {
   render: (calls) => calls.map(({ name, args }, index) => `[TOOL_CALLS]${name}${index % 2 === 0 ? '' : `[CALL_ID]a1b2c3d4${index}`}[ARGS]${toJson(args)}`).join(''),
 }
 
+/** `name(k=v, …)` with each value written by `write`. */
+const pythonicCall = ({ name, args }: RenderedCall, write: (value: unknown) => string) =>
+  `${name}(${params(args)
+    .map(([key, value]) => `${key}=${write(value)}`)
+    .join(', ')})`
+
 /** §17 Llama 4 pythonic: `[N(k="v", n=5)]`, double-quoted JSON-escaped strings, Python words. */
 export const llama4Pythonic: CallRenderer = {
   family: 'llama-4-pythonic',
   textValues: false,
   canWrite: anyText,
-  render: (calls) =>
-    `[${calls.map(({ name, args }) => `${name}(${params(args)
-      .map(([key, value]) => `${key}=${toPythonDoubleQuoted(value)}`)
-      .join(', ')})`).join(', ')}]`,
+  render: (calls) => `[${calls.map((call) => pythonicCall(call, toPythonDoubleQuoted)).join(', ')}]`,
 }
 
 /** Olmo 3's value text: strings in single quotes, unescaped; null/true/false as JSON words; the rest tojson. */
@@ -264,10 +259,7 @@ export const olmo3: CallRenderer = {
   textValues: false,
   // Strings go in unescaped: a quote or a backslash in one cannot be written.
   canWrite: (text) => !text.includes("'") && !text.includes('\\'),
-  render: (calls) =>
-    `<function_calls>\n${calls.map(({ name, args }) => `${name}(${params(args)
-      .map(([key, value]) => `${key}=${olmoValue(value)}`)
-      .join(', ')})`).join('\n')}\n</function_calls>`,
+  render: (calls) => `<function_calls>\n${calls.map((call) => pythonicCall(call, olmoValue)).join('\n')}\n</function_calls>`,
 }
 
 /** §19 Generic pythonic list: `[f(a=1), g(b='x')]` with Python literals. */
@@ -275,10 +267,7 @@ export const pythonicList: CallRenderer = {
   family: 'pythonic',
   textValues: false,
   canWrite: anyText,
-  render: (calls) =>
-    `[${calls.map(({ name, args }) => `${name}(${params(args)
-      .map(([key, value]) => `${key}=${toPythonRepr(value)}`)
-      .join(', ')})`).join(', ')}]`,
+  render: (calls) => `[${calls.map((call) => pythonicCall(call, toPythonRepr)).join(', ')}]`,
 }
 
 /** FunctionGemma's value notation: strings between `<escape>`, bare sorted keys, no spaces. */
