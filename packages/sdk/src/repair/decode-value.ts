@@ -6,7 +6,7 @@
 import { pushFix, schemaAtPath, type JsonSchemaNode } from './coerce'
 import { parseLenientJson } from './lenient-json'
 import { parsePythonLiteral } from './markup-pythonic'
-import type { ExtractionContext } from './markup-shared'
+import { setOwn, type ExtractionContext } from './markup-shared'
 
 /** The value types a schema node admits, through `anyOf`/`oneOf`, `nullable`, `enum` and `const`; empty when it says nothing. */
 export function admittedTypes(schema: JsonSchemaNode, depth = 0): Set<string> {
@@ -93,10 +93,12 @@ function parseStructured(trimmed: string): unknown {
 }
 
 const NAMED_REFERENCES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" }
+// Anchored on `&`, bounded, no nested quantifiers: one linear pass.
+const REFERENCE = /&(?:(lt|gt|amp|quot|apos)|#(\d{1,7})|#[xX]([\da-fA-F]{1,6}));/g
 
 /**
  * XML character references decoded: `&lt; &gt; &amp; &quot; &apos;`, `&#39;`, `&#x3C;`. A `&` that
- * starts no reference stays as written. One pass over the text.
+ * starts no reference stays as written; a decoded `&` never starts another one.
  *
  * @example
  * ```ts
@@ -104,31 +106,12 @@ const NAMED_REFERENCES: Record<string, string> = { lt: '<', gt: '>', amp: '&', q
  * ```
  */
 export function decodeXmlReferences(text: string): string {
-  let at = text.indexOf('&')
-  if (at < 0) return text
-  let output = ''
-  let copied = 0
-  while (at >= 0) {
-    const semicolon = text.indexOf(';', at + 1)
-    // References are short; a `;` further away ends no reference of this `&`.
-    const decoded = semicolon > at && semicolon - at <= 10 ? referenceValue(text.slice(at + 1, semicolon)) : undefined
-    if (decoded !== undefined) {
-      output += text.slice(copied, at) + decoded
-      copied = semicolon + 1
-      at = text.indexOf('&', copied)
-    } else at = text.indexOf('&', at + 1)
-  }
-  return output + text.slice(copied)
-}
-
-function referenceValue(body: string): string | undefined {
-  if (Object.hasOwn(NAMED_REFERENCES, body)) return NAMED_REFERENCES[body]
-  if (body.charCodeAt(0) !== 35) return undefined
-  const hex = body[1] === 'x' || body[1] === 'X'
-  const digits = body.slice(hex ? 2 : 1)
-  if (digits.length === 0 || !(hex ? /^[0-9a-fA-F]+$/ : /^\d+$/).test(digits)) return undefined
-  const code = Number.parseInt(digits, hex ? 16 : 10)
-  return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : undefined
+  if (!text.includes('&')) return text
+  return text.replace(REFERENCE, (reference, name: string | undefined, decimal: string | undefined, hex: string | undefined) => {
+    if (name) return NAMED_REFERENCES[name]!
+    const code = decimal ? Number(decimal) : Number.parseInt(hex!, 16)
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : reference
+  })
 }
 
 /**
@@ -138,4 +121,11 @@ function referenceValue(body: string): string | undefined {
 export function decodeArgument(context: ExtractionContext, name: string, key: string, text: string, fixes: string[]): unknown {
   const schema = context.schemaOf?.(name)
   return decodeValue(text, schema ? schemaAtPath(schema, [key]) : undefined, fixes)
+}
+
+/** `key=value` text pairs of a call to `name`, each value decoded by its field's schema. */
+export function decodePairs(context: ExtractionContext, name: string, pairs: Record<string, string>, fixes: string[]): Record<string, unknown> {
+  const args: Record<string, unknown> = {}
+  for (const key of Object.keys(pairs)) setOwn(args, key, decodeArgument(context, name, key, pairs[key]!, fixes))
+  return args
 }

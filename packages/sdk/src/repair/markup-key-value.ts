@@ -3,10 +3,10 @@
  * `down = true` lines, `tool-markup:toml`) or one command-like line (`scroll down=true num_pages=2`,
  * `tool-markup:key-value`). Nothing else marks these as calls, so a reading is taken only when every
  * key is a field of that tool's schema. Each value's text (a quoted value without its quotes) is typed by
- * the field's schema through {@link decodeArgument}: `note=None` is null only where `note` admits null.
+ * the field's schema through `decodeArgument`: `note=None` is null only where `note` admits null.
  */
-import { decodeArgument } from './decode-value'
-import { addFound, cleanToolName, fenceAround, setOwn } from './markup-shared'
+import { decodePairs } from './decode-value'
+import { addFound, cleanToolName, fenceAround } from './markup-shared'
 import type { ExtractionContext } from './markup-shared'
 import { trimEndOf } from '../text/trim-end-of'
 import { parseKeyValueText } from './lenient-json'
@@ -38,8 +38,6 @@ export function recognizeKeyValueCalls(context: ExtractionContext): void {
     if (!pairs) continue
     const start = match.index + match[0].length - match[0].trimStart().length
     const fixes: string[] = fenceAround(context, start) ? ['fenced'] : []
-    const args: Record<string, unknown> = {}
-    for (const key of Object.keys(pairs)) setOwn(args, key, decodeArgument(context, name, key, pairs[key]!, fixes))
-    addFound(context, { name, args, format: `tool-markup:${match[1] ? 'toml' : 'key-value'}`, fixes, start }, end)
+    addFound(context, { name, args: decodePairs(context, name, pairs, fixes), format: `tool-markup:${match[1] ? 'toml' : 'key-value'}`, fixes, start }, end)
   }
 }

@@ -11,11 +11,11 @@
  * Text rules: the arguments are JSON (read leniently), so their values are typed by JSON itself and
  * strings keep every character the JSON spells; spaces and line breaks between the tokens, the name
  * and the JSON are layout (Kimi, V3.1 and harmony write none, DeepSeek V3 a line break and a ```json
- * fence). `Action Input: k=v` text is typed by the tool's schema through {@link decodeArgument}.
+ * fence). `Action Input: k=v` text is typed by the tool's schema (`decodePairs`).
  */
-import { decodeArgument } from './decode-value'
+import { decodePairs } from './decode-value'
 import { parseKeyValueText, parseLenientJson } from './lenient-json'
-import { MAX_CALLS, addFound, cleanToolName, fenceAround, readName, setOwn, skipSpaces } from './markup-shared'
+import { MAX_CALLS, addFound, cleanToolName, fenceAround, readName, skipSpaces } from './markup-shared'
 import type { ExtractionContext, SpecialToken } from './markup-shared'
 import { looksLikeJsonOpener } from './scan-json'
 
@@ -224,9 +224,7 @@ function readAfterBoundary(context: ExtractionContext, boundary: Boundary): void
     end = lineEnd < 0 ? text.length : lineEnd
     const pairs = fields ? parseKeyValueText(text.slice(cursor, end), fields) : undefined
     if (!pairs || !name) return
-    const decoded: Record<string, unknown> = {}
-    for (const key of Object.keys(pairs)) setOwn(decoded, key, decodeArgument(context, name, key, pairs[key]!, fixes))
-    args = decoded
+    args = decodePairs(context, name, pairs, fixes)
   }
   if (!name && (args === null || typeof args !== 'object')) return
   if (fenced || fenceAround(context, cursor)) fixes.push('fenced')
