@@ -129,7 +129,7 @@ describe('round trip: render a call as the family template writes it, read it ba
             expect(dropped).toEqual([])
           },
         ),
-        { numRuns: Number(process.env.ROUND_TRIP_RUNS ?? 150) },
+        { numRuns: Number(process.env.ROUND_TRIP_RUNS ?? 100) },
       )
     })
 
@@ -146,7 +146,7 @@ describe('round trip: render a call as the family template writes it, read it ba
           expect(toolCall).toEqual({ name: first.name, args: first.args })
           expect(dropped).toEqual([{ name: second.name, args: second.args, reason: 'extra' }])
         }),
-        { numRuns: Number(process.env.ROUND_TRIP_RUNS ?? 60) },
+        { numRuns: Number(process.env.ROUND_TRIP_RUNS ?? 40) },
       )
     })
   }

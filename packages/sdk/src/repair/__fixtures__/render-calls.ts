@@ -302,6 +302,21 @@ export const harmony: CallRenderer = {
     calls.map(({ name, args }, index) => `${index === 0 ? '' : '<|start|>assistant'}<|channel|>commentary to=functions.${name} <|constrain|>json<|message|>${JSON.stringify(args)}<|call|>`).join(''),
 }
 
+/** §28 gpt-oss as the HF template renders history: the recipient in the role part, ` json` without the constrain token, tojson spacing. */
+export const harmonyRoleRecipient: CallRenderer = {
+  family: 'gpt-oss-harmony (recipient in the role)',
+  textValues: false,
+  canWrite: anyText,
+  render: (calls) => calls.map(({ name, args }) => `<|start|>assistant to=functions.${name}<|channel|>commentary json<|message|>${toJson(args)}<|call|>`).join(''),
+}
+
+/** §17 Llama 4 output wrapped in `<|python_start|>…<|python_end|>`. */
+export const llama4PythonStart: CallRenderer = {
+  ...llama4Pythonic,
+  family: 'llama-4-pythonic (python_start)',
+  render: (calls) => `<|python_start|>${llama4Pythonic.render(calls)}<|python_end|>`,
+}
+
 /** Every renderer, for the round-trip property. */
 export const renderers: readonly CallRenderer[] = [
   qwen3Coder,
@@ -322,4 +337,6 @@ export const renderers: readonly CallRenderer[] = [
   pythonicList,
   functionGemma,
   harmony,
+  harmonyRoleRecipient,
+  llama4PythonStart,
 ]
