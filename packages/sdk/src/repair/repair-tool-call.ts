@@ -324,8 +324,8 @@ function pickFirst(raws: RawCall[], context: Context, tried: RawCall[]): RepairR
     if ('result' in outcome) {
       const { result } = outcome
       const dropped: DroppedCall[] = [
-        ...tried.map((raw) => ({ ...(raw.name ? { name: raw.name } : {}), args: raw.args, reason: failureOf(raw) })),
-        ...raws.slice(index + 1).map((raw) => ({ ...(raw.name ? { name: raw.name } : {}), args: raw.args, reason: 'extra' })),
+        ...tried.map((raw) => droppedCall(raw, failureOf(raw))),
+        ...raws.slice(index + 1).map((raw) => droppedCall(raw, 'extra')),
         ...result.dropped,
       ]
       const fixes = [...result.fixes]
@@ -338,6 +338,12 @@ function pickFirst(raws: RawCall[], context: Context, tried: RawCall[]): RepairR
     tried.push(raws[index]!)
   }
   return undefined
+}
+
+/** A call not taken, by its name and arguments: a nameless `{name, arguments}` envelope (MiniMax-M1's JSON lines) is read as the call it names. */
+function droppedCall(raw: RawCall, reason: string): DroppedCall {
+  const call = raw.name === undefined && isEnvelope(raw.args) ? (unwrapEnvelope({ args: raw.args, fixes: [] })[0] ?? raw) : raw
+  return { ...(call.name ? { name: call.name } : {}), args: call.args, reason }
 }
 
 // Nodes looked at, and levels descended, when searching JSON for a call nested inside it.
