@@ -26,7 +26,7 @@ const RESERVED = new Set([
   'print', 'repr', 'str', 'int', 'float', 'len', 'range', 'list', 'dict', 'tuple', 'set', 'type', 'if', 'for', 'while', 'return',
   'and', 'or', 'not', 'constructor', 'prototype', 'developer',
 ])
-const identifier = fc.stringMatching(/^[A-Za-z][A-Za-z0-9_]{0,10}$/).filter((word) => !RESERVED.has(word.toLowerCase()))
+const identifier = fc.stringMatching(/^[A-Za-z]\w{0,10}$/).filter((word) => !RESERVED.has(word.toLowerCase()))
 
 // Pieces of text that break naive readers: markup characters, references, quotes, delimiters of other
 // formats, JSON-looking text, unicode, whitespace and line breaks at either end.
