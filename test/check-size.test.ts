@@ -38,7 +38,9 @@ describe('scripts/check-size.mjs', () => {
   // key=value values, trailing trims).
   // up +2.6 kB (52,567 → 55,151) for the agent loop: result.messages with echoed provider fields and
   // generated ids, reask feedback, usage and evidence per HTTP request, streamed reasoning_details.
-  const SDK_CEILING = 55_419
+  // up +1.3 kB (55,151 → 56,434) for markup values kept as written: the schema-guided value decoder,
+  // XML references, FunctionGemma `<escape>`, per-format layout rules.
+  const SDK_CEILING = 56_702
   it(`should keep @wildcall/sdk under its ratchet ceiling of ${SDK_CEILING} B gzip`, () => {
     const sdk = byName.get('@wildcall/sdk')!
     expect(sdk.gzip).toBeLessThanOrEqual(SDK_CEILING)
