@@ -42,7 +42,9 @@ describe('scripts/check-size.mjs', () => {
   // with one timer for the idle gap and the whole-call deadline, a cut stream told apart).
   // Up +1.1 kB (1,093 B) for issue 10's JSON-side verdicts (envelopes by role, malformed vs cut-off
   // calls, nameless JSON only when it fits, the name written before JSON, dropped calls by name, prose is prose).
-  const SDK_CEILING = 57_812
+  // up +1.3 kB (55,151 → 56,434) for markup values kept as written: the schema-guided value decoder,
+  // XML references, FunctionGemma `<escape>`, per-format layout rules.
+  const SDK_CEILING = 59_100
   it(`should keep @wildcall/sdk under its ratchet ceiling of ${SDK_CEILING} B gzip`, () => {
     const sdk = byName.get('@wildcall/sdk')!
     expect(sdk.gzip).toBeLessThanOrEqual(SDK_CEILING)

@@ -1,4 +1,5 @@
 import { trimEndOf } from '../text/trim-end-of'
+import type { JsonSchemaNode } from './coerce'
 import { MAX_JSON_DEPTH, parseLenientJson } from './lenient-json'
 import { recognizeGemmaCalls } from './markup-gemma'
 import { recognizeKeyValueCalls } from './markup-key-value'
@@ -18,6 +19,8 @@ export interface ExtractCallsOptions {
   names?: ReadonlySet<string>
   /** The field names of a known tool or action: readers of text with no other mark of a call (`scroll down=true`) take only keys that are fields. */
   fieldsOf?: (name: string) => ReadonlySet<string>
+  /** The input JSON Schema of a known tool or action: markup values written as text are typed by it (see `decodeValue`). */
+  schemaOf?: (name: string) => JsonSchemaNode | undefined
 }
 
 export interface ExtractCallsResult {
@@ -76,6 +79,7 @@ function extractCallsFrom(text: string, options: ExtractCallsOptions): ExtractCa
     text,
     names: options.names,
     fieldsOf: options.fieldsOf,
+    schemaOf: options.schemaOf,
     tokens,
     tokenAt: (offset) => tokenStartingAt(tokens, offset),
     scan: scanJson(text, tokens),

@@ -1,12 +1,29 @@
 /**
- * Gemma's call syntax: `call:NAME{key:<|"|>text<|"|>,n:3,nested:{…},list:[…]}` — not JSON: keys are
- * bare, strings sit between `<|"|>` tokens, other values are bare literals.
+ * Gemma's call syntax: `call:NAME{key:<escape>text<escape>,n:3,nested:{…},list:[…]}` — not JSON.
+ *
+ * Text rules (FunctionGemma's `<start_function_call>call:NAME{…}<end_function_call>`, Gemma 4's
+ * `<|tool_call>call:NAME{…}<tool_call|>`):
+ * - keys are bare words; a string sits between two `<escape>` (Gemma 4: `<|"|>`) delimiters and is
+ *   exactly the text between them — commas, braces, colons, quotes, newlines and spaces included;
+ *   the delimiters never reach the tool, and nothing inside is escaped;
+ * - any other value is a bare literal (`5`, `true`, `null`, `None`) or a `{…}` / `[…]` of values; a bare
+ *   literal where the field's schema wants a string and not that literal's type (`zip:02139`) is the
+ *   text as written.
  */
+import { admittedTypes } from './decode-value'
+import { schemaAtPath, type JsonSchemaNode } from './coerce'
 import { MAX_CALLS, MAX_MARKUP_DEPTH, addFound, cleanToolName, readName, setOwn, skipSpaces } from './markup-shared'
 import type { ExtractionContext } from './markup-shared'
 
-const QUOTE = '<|"|>'
+const QUOTES = ['<escape>', '<|"|>'] as const
 type GemmaResult = { value: unknown; end: number } | 'truncated' | undefined
+
+/** The delimiter starting at `index`, if any. */
+function quoteAt(text: string, index: number): string | undefined {
+  if (text.charCodeAt(index) !== 60) return undefined
+  for (const quote of QUOTES) if (text.startsWith(quote, index)) return quote
+  return undefined
+}
 
 /** Finds `call:NAME{…}` calls. */
 export function recognizeGemmaCalls(context: ExtractionContext): void {
@@ -16,17 +33,22 @@ export function recognizeGemmaCalls(context: ExtractionContext): void {
     const nameStart = at + 5
     const nameEnd = readName(text, nameStart)
     let next = at + 5
-    if (nameEnd > nameStart && (at === 0 || !/[\w.]/.test(text[at - 1]!))) {
+    const name = cleanToolName(text.slice(nameStart, nameEnd))
+    // Without its opening marker (`<start_function_call>`, `<|tool_call>`) a `call:` is a call only of a
+    // known tool: `call:x{a:1}` inside another call's string or in prose is text.
+    const sure = !context.names || context.names.has(name) || afterOpeningMarker(text, at)
+    if (nameEnd > nameStart && sure && (at === 0 || !/[\w.]/.test(text[at - 1]!))) {
       const open = skipSpaces(text, nameEnd)
       if (open >= text.length) context.truncated = true
       else if (text.charCodeAt(open) === 123) {
-        const parsed = parseGemmaValue(text, open, 0)
+        const schema = context.schemaOf?.(name)
+        const parsed = parseGemmaValue(text, open, 0, schema)
         if (parsed === 'truncated') {
           context.truncated = true
           return
         }
         if (parsed) {
-          addFound(context, { name: cleanToolName(text.slice(nameStart, nameEnd)), args: parsed.value, format: 'tool-markup:gemma', fixes: [], start: at }, parsed.end)
+          addFound(context, { name, args: parsed.value, format: 'tool-markup:gemma', fixes: [], start: at }, parsed.end)
           next = parsed.end
         }
       }
@@ -35,14 +57,23 @@ export function recognizeGemmaCalls(context: ExtractionContext): void {
   }
 }
 
-function parseGemmaValue(text: string, index: number, depth: number): GemmaResult {
+const OPENING_MARKERS = ['<start_function_call>', '<|tool_call>', '<|tool_call|>']
+
+function afterOpeningMarker(text: string, at: number): boolean {
+  for (const marker of OPENING_MARKERS) if (text.endsWith(marker, at)) return true
+  return false
+}
+
+/** One value at `index`; `schema` is the value's own schema node, when known. */
+function parseGemmaValue(text: string, index: number, depth: number, schema: JsonSchemaNode | undefined): GemmaResult {
   if (depth > MAX_MARKUP_DEPTH) return undefined
   const cursor = skipSpaces(text, index)
   if (cursor >= text.length) return 'truncated'
-  if (text.startsWith(QUOTE, cursor)) {
-    const close = text.indexOf(QUOTE, cursor + QUOTE.length)
+  const quote = quoteAt(text, cursor)
+  if (quote) {
+    const close = text.indexOf(quote, cursor + quote.length)
     if (close < 0) return 'truncated'
-    return { value: text.slice(cursor + QUOTE.length, close), end: close + QUOTE.length }
+    return { value: text.slice(cursor + quote.length, close), end: close + quote.length }
   }
   const code = text.charCodeAt(cursor)
   if (code === 123) {
@@ -53,11 +84,12 @@ function parseGemmaValue(text: string, index: number, depth: number): GemmaResul
       if (position >= text.length) return 'truncated'
       if (text.charCodeAt(position) === 125) return { value: result, end: position + 1 }
       let key: string
-      if (text.startsWith(QUOTE, position)) {
-        const close = text.indexOf(QUOTE, position + QUOTE.length)
+      const keyQuote = quoteAt(text, position)
+      if (keyQuote) {
+        const close = text.indexOf(keyQuote, position + keyQuote.length)
         if (close < 0) return 'truncated'
-        key = text.slice(position + QUOTE.length, close)
-        position = close + QUOTE.length
+        key = text.slice(position + keyQuote.length, close)
+        position = close + keyQuote.length
       } else {
         const keyEnd = readName(text, position)
         if (keyEnd === position) return undefined
@@ -67,7 +99,7 @@ function parseGemmaValue(text: string, index: number, depth: number): GemmaResul
       position = skipSpaces(text, position)
       if (position >= text.length) return 'truncated'
       if (text.charCodeAt(position) !== 58) return undefined
-      const value = parseGemmaValue(text, position + 1, depth + 1)
+      const value = parseGemmaValue(text, position + 1, depth + 1, schema && schemaAtPath(schema, [key]))
       if (value === undefined || value === 'truncated') return value
       setOwn(result, key, value.value)
       position = skipSpaces(text, value.end)
@@ -83,7 +115,7 @@ function parseGemmaValue(text: string, index: number, depth: number): GemmaResul
       position = skipSpaces(text, position)
       if (position >= text.length) return 'truncated'
       if (text.charCodeAt(position) === 93) return { value: items, end: position + 1 }
-      const value = parseGemmaValue(text, position, depth + 1)
+      const value = parseGemmaValue(text, position, depth + 1, schema && schemaAtPath(schema, [items.length]))
       if (value === undefined || value === 'truncated') return value
       items.push(value.value)
       position = skipSpaces(text, value.end)
@@ -108,9 +140,20 @@ function parseGemmaValue(text: string, index: number, depth: number): GemmaResul
   while (end < text.length && !/[,}\]\n]/.test(text[end]!) && !text.startsWith('<|', end)) end++
   if (end >= text.length) return 'truncated'
   const raw = text.slice(cursor, end).trim()
-  if (raw === 'true') return { value: true, end }
-  if (raw === 'false') return { value: false, end }
-  if (raw === 'null' || raw === 'None') return { value: null, end }
-  if (raw !== '' && Number.isFinite(Number(raw))) return { value: Number(raw), end }
-  return raw === '' ? undefined : { value: raw, end }
+  if (raw === '') return undefined
+  const value = bareLiteral(raw)
+  // `zip:02139` for a string field: the text as written, not the number it also spells.
+  if (value !== raw && schema) {
+    const types = admittedTypes(schema)
+    const type = value === null ? 'null' : typeof value
+    if (types.has('string') && !types.has(type)) return { value: raw, end }
+  }
+  return { value, end }
+}
+
+function bareLiteral(raw: string): unknown {
+  if (raw === 'true') return true
+  if (raw === 'false') return false
+  if (raw === 'null' || raw === 'None') return null
+  return Number.isFinite(Number(raw)) ? Number(raw) : raw
 }

@@ -2,8 +2,10 @@
  * A known tool or action name followed by `key = value` pairs: a TOML-ish table (`[scroll]` then
  * `down = true` lines, `tool-markup:toml`) or one command-like line (`scroll down=true num_pages=2`,
  * `tool-markup:key-value`). Nothing else marks these as calls, so a reading is taken only when every
- * key is a field of that tool's schema; values stay text for the coercion.
+ * key is a field of that tool's schema. Each value's text (a quoted value without its quotes) is typed by
+ * the field's schema through `decodeArgument`: `note=None` is null only where `note` admits null.
  */
+import { decodePairs } from './decode-value'
 import { addFound, cleanToolName, fenceAround } from './markup-shared'
 import type { ExtractionContext } from './markup-shared'
 import { trimEndOf } from '../text/trim-end-of'
@@ -32,8 +34,10 @@ export function recognizeKeyValueCalls(context: ExtractionContext): void {
       body = lines.slice(0, count).join('\n')
     }
     // `--key=value` as a command line writes it.
-    const args = body.includes('=') && !body.includes('`') ? parseKeyValueText(body.replace(/(^|\s)--?\b/g, '$1'), fields) : undefined
+    const pairs = body.includes('=') && !body.includes('`') ? parseKeyValueText(body.replace(/(^|\s)--?\b/g, '$1'), fields) : undefined
+    if (!pairs) continue
     const start = match.index + match[0].length - match[0].trimStart().length
-    if (args) addFound(context, { name, args, format: `tool-markup:${match[1] ? 'toml' : 'key-value'}`, fixes: fenceAround(context, start) ? ['fenced'] : [], start }, end)
+    const fixes: string[] = fenceAround(context, start) ? ['fenced'] : []
+    addFound(context, { name, args: decodePairs(context, name, pairs, fixes), format: `tool-markup:${match[1] ? 'toml' : 'key-value'}`, fixes, start }, end)
   }
 }

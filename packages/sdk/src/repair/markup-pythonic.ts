@@ -1,8 +1,15 @@
 /**
  * `name(key=value, …)` calls: pythonic lists `[a(x=1), b(y='z')]` (Llama 3.2/4, LFM2), Llama's
  * builtin `<|python_tag|>name.call(k="v")`, Gemini's ```tool_code `default_api.name(...)` (also
- * wrapped in `print(…)`), `functions.name(...)`. Arguments are read by a small literal parser that
- * evaluates nothing: strings in either quote, numbers, True/False/None, dicts, lists and tuples.
+ * wrapped in `print(…)`), `functions.name(...)`, Olmo 3's `<function_calls>` lines. Arguments are read
+ * by a small literal parser that evaluates nothing: strings in either quote, numbers,
+ * True/False/None (and JSON's true/false/null), dicts, lists and tuples.
+ *
+ * Text rules: a value is typed by its Python syntax; a string is the text between its quotes with
+ * Python's escapes decoded (`\n`, `\'`, `\\`, `\u00e9`; an unknown escape stays as written), and
+ * the spaces around a value are layout. A single-quoted string holding a raw line break is read only
+ * in a call that is surely one (a known name, a list, a token before it) — Olmo 3's template writes
+ * strings that way, unescaped.
  */
 import { MAX_CALLS, MAX_MARKUP_DEPTH, addFound, cleanToolName, fenceAround, isSpaceCode, setOwn, skipSpaces } from './markup-shared'
 import type { ExtractionContext } from './markup-shared'
@@ -11,6 +18,8 @@ type LiteralResult = { value: unknown; end: number } | 'truncated' | undefined
 
 interface Budget {
   steps: number
+  /** Single-quoted strings may hold raw line breaks (Olmo 3's template writes strings unescaped). */
+  multiline?: boolean
 }
 
 const isNameCode = (code: number) =>
@@ -88,9 +97,14 @@ function parseString(text: string, quoteAt: number, raw: boolean, budget: Budget
       return { value, end: cursor + (triple ? 3 : 1) }
     }
     // A single-line string cannot hold a raw line break: this was not a string literal.
-    if (code === 10 && !triple) return undefined
+    if (code === 10 && !triple && !budget.multiline) {
+      budget.steps += cursor - quoteAt
+      return undefined
+    }
     cursor++
   }
+  // Counted even when it never closes: a flood of unclosed strings must not be rescanned from every opener.
+  budget.steps += cursor - quoteAt
   return 'truncated'
 }
 
@@ -276,7 +290,14 @@ function readCallAt(context: ExtractionContext, open: number, budget: Budget): n
   if (context.names?.has(name)) confident = true
 
   // `name(key: value)` only for a known name: in prose `see(note: 3)` is no call.
-  const parsed = parseCallArguments(text, open, budget, context.names?.has(name))
+  let parsed = parseCallArguments(text, open, budget, context.names?.has(name))
+  // Olmo 3 writes strings unescaped, line breaks included: a sure call is read again allowing them.
+  if (parsed === undefined && confident) {
+    budget.multiline = true
+    const again = parseCallArguments(text, open, budget, context.names?.has(name))
+    budget.multiline = false
+    if (again !== undefined && again !== 'truncated') parsed = again
+  }
   if (parsed === 'truncated') {
     if (confident) context.truncated = true
     return text.length
@@ -286,10 +307,11 @@ function readCallAt(context: ExtractionContext, open: number, budget: Budget): n
   // `see f(x=1)` in prose is no call.
   if (!confident && (!parsed.keywordOnly || !opensLine(text, nameStart))) return open + 1
   // JSON that starts inside the parentheses is an argument of this call (or, when it runs past the
-  // closing parenthesis, a bracket in one of its strings), never a call of its own. JSON that starts
-  // before the name holds this "call" in one of its strings.
+  // closing parenthesis, a bracket in one of its strings), never a call of its own; so is markup that
+  // lies wholly inside them (the arguments are literals: it sat in one of their strings). JSON or
+  // markup that starts before the name holds this "call" in one of its strings.
   const inside = context.found.filter((found) => found.call.start < parsed.end && nameStart < found.end)
-  if (inside.some((found) => found.call.format !== 'content-json' || found.call.start < nameStart)) return parsed.end
+  if (inside.some((found) => found.call.start < nameStart || (found.call.format !== 'content-json' && !(found.call.start > open && found.end <= parsed.end)))) return parsed.end
   if (inside.length > 0) context.found = context.found.filter((found) => !inside.includes(found))
   addFound(context, { name, args: parsed.args, format: `tool-markup:${format}`, fixes: [], start: nameStart }, parsed.end)
   return parsed.end

@@ -1,3 +1,4 @@
+import type { JsonSchemaNode } from './coerce'
 import type { JsonScanResult, TextRange } from './scan-json'
 
 /** Most calls or JSON candidates taken from one message; the rest of a flood is ignored. */
@@ -225,6 +226,8 @@ export interface ExtractionContext {
   fences: Fence[]
   /** The field names of a known tool or action: what readers that carry no other evidence of a call check keys against. */
   fieldsOf?: (name: string) => ReadonlySet<string>
+  /** The input JSON Schema of a known tool or action: what decides the type of a value a markup format wrote as text. */
+  schemaOf?: (name: string) => JsonSchemaNode | undefined
   /** Calls found so far, with their ranges; later recognizers skip text that is already claimed. */
   found: FoundCall[]
   truncated: boolean

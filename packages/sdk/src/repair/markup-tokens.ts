@@ -7,7 +7,13 @@
  * - Kimi `functions.name:0<|tool_call_argument_begin|>{…}` (spaces, a missing `>`, quoted arguments),
  * - Harmony `to=functions.name <|constrain|>json<|message|>{…}` and its stripped `to=functions.name json{…}`,
  * - Llama `<|python_tag|>{…}`, and families not listed that put a name and JSON between tokens.
+ *
+ * Text rules: the arguments are JSON (read leniently), so their values are typed by JSON itself and
+ * strings keep every character the JSON spells; spaces and line breaks between the tokens, the name
+ * and the JSON are layout (Kimi, V3.1 and harmony write none, DeepSeek V3 a line break and a ```json
+ * fence). `Action Input: k=v` text is typed by the tool's schema (`decodePairs`).
  */
+import { decodePairs } from './decode-value'
 import { parseKeyValueText, parseLenientJson } from './lenient-json'
 import { MAX_CALLS, addFound, cleanToolName, fenceAround, readName, skipSpaces } from './markup-shared'
 import type { ExtractionContext, SpecialToken } from './markup-shared'
@@ -216,8 +222,9 @@ function readAfterBoundary(context: ExtractionContext, boundary: Boundary): void
     const fields = labelled && name && context.fieldsOf?.(name)
     const lineEnd = text.indexOf('\n', cursor)
     end = lineEnd < 0 ? text.length : lineEnd
-    args = fields ? parseKeyValueText(text.slice(cursor, end), fields) : undefined
-    if (!args) return
+    const pairs = fields ? parseKeyValueText(text.slice(cursor, end), fields) : undefined
+    if (!pairs || !name) return
+    args = decodePairs(context, name, pairs, fixes)
   }
   if (!name && (args === null || typeof args !== 'object')) return
   if (fenced || fenceAround(context, cursor)) fixes.push('fenced')

@@ -8,7 +8,20 @@
  * - GLM's `NAME<arg_key>k</arg_key><arg_value>v</arg_value>`;
  * - wrapper tags around JSON (Hermes `<tool_call>{…}</tool_call>`, `<function_call>`, `<tools>` …).
  * Namespaced tags (`<minimax:tool_call>`) are read by their local name.
+ *
+ * Text rules of a parameter value (what is layout, what is the value), as the chat templates write them:
+ * - Qwen3-Coder / Qwen3 XML `<parameter=K>\nV\n</parameter>`: exactly one `\n` after the opening tag and
+ *   one before the closing tag are layout; any other whitespace or newline is part of the value.
+ * - Seed-OSS (`<parameter=K>` inside `<seed:tool_call>`), MiniMax-M2 and Step-3 `<invoke>` parameters,
+ *   DeepSeek DSML parameters and GLM `<arg_value>`: the value is exactly the text between the tags.
+ * - Other XML-ish calls and elements (no template to follow): one line break on each side is layout.
+ * - In every one of them XML character references (`&lt; &gt; &amp; &quot; &apos; &#39; &#x3C;`) are
+ *   decoded, a `&` or `<` that starts no reference or tag is kept, and a whole-value `<![CDATA[…]]>`
+ *   is its content as written.
+ * - The text is then typed by the field's schema ({@link decodeArgument}): a string field gets the text
+ *   as is. DSML's `string="true"` marks the text as the string itself; `string="false"` as JSON.
  */
+import { decodeArgument, decodeValue, decodeXmlReferences } from './decode-value'
 import { parseLenientJson } from './lenient-json'
 import { MAX_CALLS, addFound, cleanToolName, fenceAround, isSpaceCode, readName, setOwn, skipSpaces } from './markup-shared'
 import type { ExtractionContext } from './markup-shared'
@@ -22,6 +35,8 @@ export interface Tag {
   tokenPrefix: boolean
   /** Local name in lower case (`tool_call` for `<minimax:tool_call>`). */
   local: string
+  /** The namespace prefix in lower case (`seed` for `<seed:tool_call>`), if any. */
+  namespace?: string
   /** The value of `<name=VALUE>`. */
   value?: string
   attributes: Record<string, string>
@@ -31,7 +46,7 @@ export interface Tag {
 // either `=VALUE` or attributes. Bounded and anchored on `<`, so the scan is linear: no `\s*` before
 // the `>` (the attribute text already takes the spaces; the two traded a long run 400 ways).
 // regex-bounded: a match attempt reads at most ~530 characters from its `<` and stops at the next `<` (test: packages/sdk/src/linear-time.test.ts)
-const TAG = /<(\/?)(?:｜[^｜<>\n]{1,24}｜)?(?:[A-Za-z_][\w-]{0,40}:)?([A-Za-z_][\w.-]{0,60})((?:=|\s)[^<>]{0,400})?\/?>/g
+const TAG = /<(\/?)(?:｜[^｜<>\n]{1,24}｜)?(?:([A-Za-z_][\w-]{0,40}):)?([A-Za-z_][\w.-]{0,60})((?:=|\s)[^<>]{0,400})?\/?>/g
 // regex-bounded: run only on the text of one tag, at most 400 characters (TAG) or a 500-character window (readAttributeElements) (test: packages/sdk/src/linear-time.test.ts)
 const ATTRIBUTE = /([\w:.-]{1,40})\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>/]+))/g
 
@@ -62,8 +77,8 @@ export function findTags(text: string): Tag[] {
   const tags: Tag[] = []
   if (!text.includes('<')) return tags
   for (const match of text.matchAll(TAG)) {
-    const rest = match[3]?.trim() ?? ''
-    const local = match[2]!.toLowerCase()
+    const rest = match[4]?.trim() ?? ''
+    const local = match[3]!.toLowerCase()
     // Only tags some reader looks at are kept: a flood of `<think>` or `<b>` costs no objects.
     if (!rest && !PARAMETER_TAGS.has(local) && !WRAPPER_TAGS.has(local) && local !== 'arg_key' && local !== 'arg_value' && !CALL_TAG_HINT.test(local)) continue
     const attributes: Record<string, string> = rest && !rest.startsWith('=') ? (Object.create(null) as Record<string, string>) : NO_ATTRIBUTES
@@ -84,6 +99,7 @@ export function findTags(text: string): Tag[] {
       close: match[1] === '/',
       tokenPrefix: match[0].includes('｜'),
       local,
+      ...(match[2] ? { namespace: match[2].toLowerCase() } : {}),
       value,
       attributes,
     })
@@ -113,27 +129,26 @@ function findClose(tags: readonly Tag[], from: number, local: string, limit = ta
   return -1
 }
 
-/** Qwen's template puts the value on its own line: drop one line break on each side, keep the rest. */
-function trimValueText(value: string): string {
-  return value.replace(/^\r?\n/, '').replace(/\r?\n$/, '')
+/** How a format lays a value out between its tags (see the module comment). */
+interface ValueLayout {
+  /** One `\n` right after the opening tag and one right before the closing tag are layout. */
+  newlines: boolean
 }
 
-/**
- * A parameter value as text; a value that is clearly JSON (an object or an array), or any value
- * DSML marks `string="false"`, is parsed. Scalars stay text for the schema-guided coercion.
- */
-function readValue(raw: string, typed: boolean): unknown {
-  let text = trimValueText(raw)
-  // A CDATA section protects markup inside a value; its content is the value.
-  const cdata = /^\s*<!\[CDATA\[([\s\S]*)\]\]>\s*$/.exec(text)
-  if (cdata) text = cdata[1]!
-  const trimmed = text.trim()
-  const first = trimmed.charCodeAt(0)
-  if (typed || first === 123 || first === 91) {
-    const parsed = parseLenientJson(trimmed)
-    if (parsed !== undefined && (typed || (parsed.value !== null && typeof parsed.value === 'object'))) return parsed.value
+const EXACT: ValueLayout = { newlines: false }
+const ON_OWN_LINE: ValueLayout = { newlines: true }
+
+/** The text of a value: layout newlines dropped, a whole-value CDATA section unwrapped, references decoded. */
+function valueText(raw: string, layout: ValueLayout): string {
+  let text = raw
+  if (layout.newlines) {
+    if (text.charCodeAt(0) === 10) text = text.slice(1)
+    if (text.charCodeAt(text.length - 1) === 10) text = text.slice(0, -1)
   }
-  return text
+  // A CDATA section protects markup inside a value; its content is the value, as written.
+  const trimmed = text.trim()
+  if (trimmed.startsWith('<![CDATA[') && trimmed.endsWith(']]>') && trimmed.indexOf(']]>') === trimmed.length - 3) return trimmed.slice(9, -3)
+  return decodeXmlReferences(text)
 }
 
 /** `<function=NAME>`, `<invoke name="NAME">`, `<｜DSML｜invoke name="NAME">` … with parameters or a JSON body. */
@@ -171,6 +186,10 @@ export function recognizeXmlCalls(context: ExtractionContext): void {
     const callEnd = closeIndex >= 0 ? tags[closeIndex]!.end : bodyEnd
 
     const args: Record<string, unknown> = {}
+    const fixes: string[] = []
+    const previous = tags[index - 1]
+    const seed = tag.value !== undefined && previous !== undefined && !previous.close && previous.namespace === 'seed' && WRAPPER_TAGS.has(previous.local)
+    const layout = tag.tokenPrefix || tag.local === 'invoke' || seed ? EXACT : ON_OWN_LINE
     let parameterCount = 0
     let truncated = false
     for (let inner = index + 1; inner < bodyEndTag; inner++) {
@@ -189,8 +208,7 @@ export function recognizeXmlCalls(context: ExtractionContext): void {
         valueEnd = next < bodyEndTag ? tags[next]!.start : bodyEnd
         if (valueEnd >= text.length) truncated = true
       }
-      const typed = parameter.attributes.string === 'false'
-      setOwn(args, key, readValue(text.slice(parameter.end, valueEnd), typed))
+      setOwn(args, key, readParameter(context, layout, name, key, parameter, text.slice(parameter.end, valueEnd), fixes))
       parameterCount++
       if (parameterClose >= 0) inner = parameterClose
     }
@@ -200,7 +218,6 @@ export function recognizeXmlCalls(context: ExtractionContext): void {
     }
 
     let value: unknown = args
-    const fixes: string[] = []
     let jsonBody = false
     let treeBody = false
     if (parameterCount === 0) {
@@ -224,7 +241,7 @@ export function recognizeXmlCalls(context: ExtractionContext): void {
         if (rest.length > 0 && !rest.includes('<')) value = rest
         // Elements of any name as the parameters: `<action name="scroll"><down>true</down></action>`.
         else if (rest.startsWith('<') && rest.endsWith('>')) {
-          const tree = readElementTree(text, text.indexOf('<', tag.end), bodyEnd)
+          const tree = readElementTree(text, text.indexOf('<', tag.end), bodyEnd, fixes)
           treeBody = isPlainTree(tree)
           if (treeBody) value = tree
         }
@@ -243,6 +260,22 @@ export function recognizeXmlCalls(context: ExtractionContext): void {
     addFound(context, { name, args: value, format: `tool-markup:${format}`, fixes, start }, Math.max(callEnd, enclosingWrapperEnd(tags, index, closeIndex) ?? callEnd))
     if (closeIndex >= 0) index = closeIndex
   }
+}
+
+/**
+ * One parameter of a call tag, by its format's text rules: Qwen3 XML `<parameter=K>` values sit on
+ * their own line (inside Seed-OSS's `<seed:tool_call>` they do not); MiniMax and Step-3 `<invoke>` and
+ * DSML parameters are exact. DSML's `string="true"` is the string itself, `string="false"` JSON.
+ */
+function readParameter(context: ExtractionContext, layout: ValueLayout, name: string, key: string, parameter: Tag, raw: string, fixes: string[]): unknown {
+  const text = valueText(raw, layout)
+  const flag = parameter.attributes.string
+  if (flag === 'true') return text
+  if (flag === 'false') {
+    const parsed = parseLenientJson(text.trim())
+    if (parsed !== undefined) return parsed.value
+  }
+  return decodeArgument(context, name, key, text, fixes)
 }
 
 /** The start of a wrapper tag (`<tool_call>`, `<minimax:tool_call>`) directly around the call tag. */
@@ -306,40 +339,51 @@ export function recognizeArgumentPairs(context: ExtractionContext): void {
     const name = cleanToolName(rawName)
 
     const args: Record<string, unknown> = {}
+    const fixes: string[] = []
+    // Tags of other names inside a value (`x<y=>` in text) are text: only a value tag closes a value.
+    const pairTag = (from: number) => {
+      let at = from
+      while (at < tags.length && tags[at]!.local !== 'arg_key' && tags[at]!.local !== 'arg_value') at++
+      return at
+    }
+    const isTag = (at: number, local: string, close: boolean) => at < tags.length && tags[at]!.local === local && tags[at]!.close === close
     let cursor = index
+    let last = index
     let end = first.end
     let truncated = false
-    while (cursor < tags.length && tags[cursor]!.local === 'arg_key' && !tags[cursor]!.close) {
-      const keyClose = tags[cursor + 1]
-      if (!keyClose || keyClose.local !== 'arg_key' || !keyClose.close) {
-        truncated = !keyClose
+    while (isTag(cursor, 'arg_key', false)) {
+      const keyClose = cursor + 1
+      const valueOpen = cursor + 2
+      const valueClose = pairTag(valueOpen + 1)
+      // A key or value the text ends inside is cut off; a pair of another shape is no GLM call.
+      if (!isTag(keyClose, 'arg_key', true)) {
+        truncated = keyClose >= tags.length
         break
       }
-      const key = text.slice(tags[cursor]!.end, keyClose.start).trim()
-      const valueOpen = tags[cursor + 2]
-      const valueClose = tags[cursor + 3]
-      if (!valueOpen || valueOpen.local !== 'arg_value' || valueOpen.close) {
-        truncated = !valueOpen
+      if (!isTag(valueOpen, 'arg_value', false)) {
+        truncated = valueOpen >= tags.length
         break
       }
-      if (!valueClose || valueClose.local !== 'arg_value' || !valueClose.close) {
+      if (!isTag(valueClose, 'arg_value', true)) {
         truncated = true
         break
       }
-      setOwn(args, key, readValue(text.slice(valueOpen.end, valueClose.start), false))
-      end = valueClose.end
-      cursor += 4
+      const key = text.slice(tags[cursor]!.end, tags[keyClose]!.start).trim()
+      setOwn(args, key, decodeArgument(context, name, key, valueText(text.slice(tags[valueOpen]!.end, tags[valueClose]!.start), EXACT), fixes))
+      end = tags[valueClose]!.end
+      last = valueClose
+      cursor = valueClose + 1
     }
     if (truncated) {
       context.truncated = true
       break
     }
-    if (cursor === index) continue
+    if (last === index) continue
     const wrapper = previous && !previous.close && WRAPPER_TAGS.has(previous.local) ? previous : undefined
-    const after = tags[cursor]
+    const after = tags[last + 1]
     if (wrapper && after && after.close && after.local === wrapper.local) end = after.end
-    addFound(context, { name, args, format: 'tool-markup:glm', fixes: [], start: wrapper ? wrapper.start : first.start - nameText.length }, end)
-    index = cursor - 1
+    addFound(context, { name, args, format: 'tool-markup:glm', fixes, start: wrapper ? wrapper.start : first.start - nameText.length }, end)
+    index = last
   }
 }
 
@@ -447,7 +491,7 @@ export function recognizeNamedElements(context: ExtractionContext): void {
       const closeAt = text.indexOf(close, bodyStart)
       const bodyEnd = closeAt < 0 ? text.length : closeAt
       const callEnd = closeAt < 0 ? text.length : closeAt + close.length
-      const body = readElementBody(context, bodyStart, bodyEnd)
+      const body = readElementBody(context, name, bodyStart, bodyEnd)
       if (body === 'truncated') {
         context.truncated = true
         return
@@ -476,11 +520,12 @@ function readAttributeElements(context: ExtractionContext, name: string): void {
     const close = `</${name}>`
     if (!selfClosing && !text.startsWith(close, skipSpaces(text, tagEnd + 1))) continue
     const args: Record<string, unknown> = {}
+    const fixes: string[] = []
     for (const attribute of text.slice(at + open.length, selfClosing ? tagEnd - 1 : tagEnd).matchAll(ATTRIBUTE)) {
-      setOwn(args, attribute[1]!, attribute[2] ?? attribute[3] ?? attribute[4] ?? '')
+      setOwn(args, attribute[1]!, decodeArgument(context, name, attribute[1]!, decodeXmlReferences(attribute[2] ?? attribute[3] ?? attribute[4] ?? ''), fixes))
     }
     const end = selfClosing ? tagEnd + 1 : skipSpaces(text, tagEnd + 1) + close.length
-    addFound(context, { name, args, format: 'tool-markup:xml', fixes: [], start: at }, end)
+    addFound(context, { name, args, format: 'tool-markup:xml', fixes, start: at }, end)
   }
 }
 
@@ -488,12 +533,13 @@ const CHILD_OPEN = /<([A-Za-z_][\w.-]{0,60})>/g
 const MAX_CHILDREN = 64
 
 /** A JSON body, child elements as key/value pairs, or nothing (an empty body is no arguments). */
-function readElementBody(context: ExtractionContext, from: number, to: number): { value: unknown; fixes: string[] } | 'truncated' | undefined {
+function readElementBody(context: ExtractionContext, name: string, from: number, to: number): { value: unknown; fixes: string[] } | 'truncated' | undefined {
   const { text } = context
   const json = readJsonBody(context, from, to)
   if (json === 'truncated') return json
   if (json) return { value: json.value, fixes: json.fixes }
   const args: Record<string, unknown> = {}
+  const fixes: string[] = []
   const body = text.slice(from, to)
   let cursor = skipSpaces(text, from, to)
   let children = 0
@@ -507,12 +553,12 @@ function readElementBody(context: ExtractionContext, from: number, to: number): 
     const closeInBody = body.indexOf(`</${child[1]}>`, valueStart - from)
     const childClose = closeInBody < 0 ? -1 : from + closeInBody
     if (childClose < 0) return to >= text.length ? 'truncated' : undefined
-    setOwn(args, child[1]!, readValue(text.slice(valueStart, childClose), false))
+    setOwn(args, child[1]!, decodeArgument(context, name, child[1]!, valueText(text.slice(valueStart, childClose), ON_OWN_LINE), fixes))
     children++
     cursor = skipSpaces(text, childClose + child[1]!.length + 3, to)
   }
   if (cursor < to) return undefined
-  return { value: args, fixes: [] }
+  return { value: args, fixes }
 }
 
 // Any element, for the tree reader: `<name attr="…">`, `</name>`, `<name/>`. Bounded, anchored on `<`,
@@ -540,8 +586,9 @@ export function recognizeElementTrees(context: ExtractionContext): void {
     const bodyEnd = tags[closeIndex]!.start
     const start = skipSpaces(text, tag.end, bodyEnd)
     if (text.charCodeAt(start) !== 60) continue
-    const tree = readElementTree(text, start, bodyEnd)
-    if (tree !== undefined) addFound(context, { args: tree, format: 'tool-markup:xml-tree', fixes: [], start: tag.start }, tags[closeIndex]!.end)
+    const fixes: string[] = []
+    const tree = readElementTree(text, start, bodyEnd, fixes)
+    if (tree !== undefined) addFound(context, { args: tree, format: 'tool-markup:xml-tree', fixes, start: tag.start }, tags[closeIndex]!.end)
     index = closeIndex
   }
 }
@@ -554,7 +601,7 @@ interface TreeFrame {
 }
 
 /** The object an element sequence spells, descending through lone call/wrapper elements; undefined when malformed. */
-function readElementTree(text: string, from: number, to: number): unknown {
+function readElementTree(text: string, from: number, to: number, fixes: string[]): unknown {
   const root: TreeFrame = { key: '', local: '', valueStart: from, children: [] }
   const stack: TreeFrame[] = [root]
   const pattern = new RegExp(ELEMENT.source, 'g')
@@ -567,7 +614,7 @@ function readElementTree(text: string, from: number, to: number): unknown {
     if (match[1] === '/') {
       if (top === root || top.local !== local) return undefined
       stack.pop()
-      const value = top.children.length > 0 ? toObject(top.children) : readValue(text.slice(top.valueStart, match.index), false)
+      const value = top.children.length > 0 ? toObject(top.children) : decodeValue(valueText(text.slice(top.valueStart, match.index), ON_OWN_LINE), undefined, fixes)
       stack[stack.length - 1]!.children.push([top.key, value])
       continue
     }

@@ -49,7 +49,8 @@ export interface RepairResult {
    * structure (`unwrapped-envelope`, `tool-name-as-key`, `normalized-tool-name`, `action-as-tool`,
    * `missing-reflection-shell`, `flattened-action`, `moved-action`, `moved-reflection`, `dropped-unknown-keys`,
    * `bare-value`, `bare-action-name`, `unwrapped-array`, `fallback-action`); values
-   * (`coerced:number|integer|boolean|string|array|enum`, `dropped-null`, `dropped-unsafe-key`); and
+   * (`coerced:number|integer|boolean|string|array|enum`, `dropped-null`, `dropped-unsafe-key`,
+   * `guessed-value-type` for a markup value typed without a schema); and
    * `dropped-calls:N` when other calls were not taken.
    */
   fixes: string[]
@@ -677,7 +678,15 @@ function callInText(text: unknown, raw: RawCall, context: Context): ExtractedCal
   return typeof text === 'string' && !raw.inner ? readCalls(text, context).calls[0] : undefined
 }
 
-const readCalls = (text: string, context: Context) => extractCalls(text, { names: context.names, fieldsOf: (name) => fieldsOf(name, context) })
+const readCalls = (text: string, context: Context) =>
+  extractCalls(text, {
+    names: context.names,
+    fieldsOf: (name) => fieldsOf(name, context),
+    schemaOf: (name) => {
+      const target = targetOf(name, context)
+      return target ? safeJsonSchema(target) : undefined
+    },
+  })
 
 /** `click_element_by_index({"index": 3})` called as a tool → `{ action: { click_element_by_index: { index: 3 } } }`. */
 function liftIntoShell(action: string, args: unknown, tool: Tool, fixes: string[]): Record<string, unknown> {
