@@ -134,10 +134,24 @@ function draftOf(schema: JsonSchemaObject): SchemaDraft {
   return '2020-12'
 }
 
-// The property an object-level error is about: a missing required one, one refused by
-// `additionalProperties: false`, one whose `false` subschema refused it.
-const NAMED_PROPERTY = /^Property "(.*)" does not match|required property "(.*)"\.$/
 const UNION = /\/(?:anyOf|oneOf)$/
+
+/**
+ * The property an object-level error is about: a missing required one, one refused by
+ * `additionalProperties: false`, one whose `false` subschema refused it. Read with string search, not
+ * a regex: the name is the model's and may be long (`(.*)` twice traded it cubically).
+ */
+function namedProperty(message: string): string | undefined {
+  const OPEN = 'Property "'
+  if (message.startsWith(OPEN)) {
+    const end = message.lastIndexOf('" does not match')
+    if (end >= OPEN.length) return message.slice(OPEN.length, end)
+  }
+  const REQUIRED = 'required property "'
+  const start = message.indexOf(REQUIRED)
+  if (start >= 0 && message.length - 2 >= start + REQUIRED.length && message.endsWith('".')) return message.slice(start + REQUIRED.length, -2)
+  return undefined
+}
 
 /**
  * The validator's output as Standard Schema issues, one per failure: the errors of an
@@ -152,8 +166,8 @@ function toIssues(errors: OutputUnit[], value: unknown): SchemaIssue[] {
   for (const error of kept) {
     if (kept.some((other) => other !== error && other.keywordLocation.startsWith(`${error.keywordLocation}/`))) continue
     const path = instancePath(error.instanceLocation, value)
-    const named = NAMED_PROPERTY.exec(error.error)
-    if (named) path.push((named[1] ?? named[2])!)
+    const named = namedProperty(error.error)
+    if (named !== undefined) path.push(named)
     issues.push({ message: error.error, path })
   }
   return issues.length > 0 ? issues : [{ message: errors[0]?.error ?? 'Invalid input.' }]
