@@ -1,15 +1,18 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import { findFieldChanges } from './client/adapt-to-rejected-field'
 import { createStreamAssembler } from './client/create-stream-assembler'
 import { classifyHttpError } from './errors/classify-http'
-import { createMacroTool, defineTool, parseRetryAfter, repairToolCall } from './index'
+import { InvokeError, createMacroTool, defineTool, parseRetryAfter, repairToolCall } from './index'
 import { scalingRatio } from './repair/__fixtures__/scaling-ratio'
-import type { ChatResponseMessage, ChatStreamChunk, StreamEvent, ToolSet } from './types'
+import type { ChatRequest, ChatResponseMessage, ChatStreamChunk, ToolSet } from './types'
 
 // A model, or a server in front of it, controls every byte of a response: every call must finish in
 // time linear in what it sent. Each case builds a crafted worst-case answer of about `size`
 // characters and goes through a public entry point; 100 kB must cost at most ~12× what 10 kB costs
-// (10× when linear, 100× when quadratic), measured in one run as a ratio.
+// (10× when linear, 100× when quadratic), measured in one run as a ratio. The inputs are those that
+// once took seconds (issue 16), the attack strings recheck reports for the patterns that
+// `scripts/check-regex.mjs` lets through as bounded, and floods of each reader's own openers.
 const SMALL = 10_000
 const LARGE = 100_000
 const LIMIT = 12
@@ -22,7 +25,7 @@ const scroll = defineTool({ description: 'Scroll', inputSchema: z.object({ down:
 const tools: ToolSet = { click, scroll }
 const macro: ToolSet = { AgentOutput: createMacroTool({ click, scroll }) }
 
-/** Repairs `content` (or a native call) against plain tools and against the macro tool; success or a typed error, never a hang. */
+/** Repairs a message against plain tools and against the macro tool: a call or a typed error, never a hang. */
 function repair(message: ChatResponseMessage): () => void {
   return () => {
     for (const [toolSet, options] of [[tools, {}], [macro, { toolChoiceName: 'AgentOutput' }]] as const) {
@@ -38,18 +41,106 @@ const content = (text: string): ChatResponseMessage => ({ role: 'assistant', con
 const native = (name: string, args: string): ChatResponseMessage => ({ role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name, arguments: args } }] })
 
 function expectLinear(build: (size: number) => () => unknown) {
-  const ratio = scalingRatio(build(LARGE), build(SMALL))
-  expect(ratio).toBeLessThan(LIMIT)
+  expect(scalingRatio(build(LARGE), build(SMALL))).toBeLessThan(LIMIT)
 }
 
-// The inputs that once took seconds (issue 16), each by the path that reached it.
+type Case = [string, (size: number) => ChatResponseMessage]
+const text = (make: (size: number) => string) => (size: number) => content(make(size))
+
 describe('repairToolCall on crafted worst cases', () => {
-  it.each<[string, (size: number) => ChatResponseMessage]>([
-    ['a YAML key line whose spaces end at a \\u2028', (size) => content(fill(size, ' ', 'name: click\nindex:', '\u2028x'))],
-    ['a YAML key line whose spaces end at a \\r', (size) => content(fill(size, ' ', 'name: click\nindex:', '\rx'))],
-    ['a number field of zeros ending in a letter', (size) => native('click', fill(size, '0', '{"index":"', 'x"}'))],
-    ['key=value lines of a known tool ending in a run of tabs', (size) => content(fill(size, `click index=1${'\t'.repeat(4_000)}y\n`))],
-  ])('should stay linear on %s', (_name, message) => expectLinear((size) => repair(message(size))))
+  const readers: Array<[string, Case[]]> = [
+    [
+      'the YAML reader',
+      [
+        ['a key line whose spaces end at a \\u2028', text((size) => fill(size, ' ', 'name: click\nindex:', '\u2028x'))],
+        ['a key line whose spaces end at a \\r', text((size) => fill(size, ' ', 'name: click\nindex:', '\rx'))],
+        ['a block scalar of many lines', text((size) => fill(size, '  x\n', 'name: click\nindex: |\n'))],
+        ['keys nested one space deeper each', text((size) => fill(size, ' k:\n', 'click:\n'))],
+      ],
+    ],
+    [
+      'the key=value reader',
+      [
+        ['lines of a known tool ending in a run of tabs', text((size) => fill(size, `click index=1${'\t'.repeat(4_000)}y\n`))],
+        ['a TOML table of many lines', text((size) => fill(size, 'index = 1\n', '[click]\n'))],
+        ['a command line of many pairs', text((size) => fill(size, ' index=1', 'click'))],
+      ],
+    ],
+    [
+      'the pythonic reader',
+      [
+        ['a flood of unclosed calls', text((size) => fill(size, 'click('))],
+        ['nested parentheses', text((size) => fill(size, '(', 'click(index='))],
+        ['a string that never closes', text((size) => fill(size, '\\"', 'click(index="'))],
+        ['a list of calls never closed', text((size) => fill(size, 'click(index=1), ', '['))],
+      ],
+    ],
+    [
+      'the XML and markup readers',
+      [
+        ['a flood of <tool_call>', text((size) => fill(size, '<tool_call>'))],
+        ['a flood of function and parameter tags', text((size) => fill(size, '<function=click><parameter=index>'))],
+        ['an element whose attributes run into tabs', text((size) => fill(size, '\t', '<A\t', '\u0000'))],
+        ['elements cut at their attribute cap', text((size) => fill(size, `<A\t${'\t'.repeat(396)}\u0000`))],
+        ['a tag whose attributes run into spaces', text((size) => fill(size, ' ', '<a', 'x'))],
+        ['tags of a known tool full of dashes', text((size) => fill(size, `<click ${'-'.repeat(480)}/>`))],
+        ['a flood of <arg_key>', text((size) => fill(size, '<arg_key>index</arg_key><arg_value>'))],
+        ['a flood of <think>', text((size) => fill(size, '<think>'))],
+        ['a < before a run of spaces', text((size) => fill(size, ' ', '<', '!'))],
+      ],
+    ],
+    [
+      'the Gemma reader',
+      [
+        ['a flood of call:click{', text((size) => fill(size, 'call:click{'))],
+        ['string tokens that never close', text((size) => fill(size, '<|"|>', '<start_function_call>call:click{index:'))],
+        ['nested braces', text((size) => fill(size, '{', 'call:click{index:'))],
+      ],
+    ],
+    [
+      'the special-token readers',
+      [
+        ['a flood of [TOOL_CALLS]', text((size) => fill(size, '[TOOL_CALLS]click[ARGS]'))],
+        ['a flood of <|tool_call_begin|>', text((size) => fill(size, '<|tool_call_begin|>'))],
+        ['a flood of <[', text((size) => fill(size, '<['))],
+        ['a flood of <n', text((size) => fill(size, '<n'))],
+        ['▁-spelled tokens at their cap', text((size) => fill(size, `<${'a'.repeat(39)}▁${'b'.repeat(45)}`))],
+        ['a fence with a run of tabs', text((size) => fill(size, '\t', '~~~', 'j'))],
+        ['labelled action lines', text((size) => fill(size, '- Action: !\n'))],
+      ],
+    ],
+    [
+      'the JSON scan',
+      [
+        ['a flood of {', text((size) => fill(size, '{'))],
+        ['a flood of {"a":', text((size) => fill(size, '{"a":'))],
+        ['a flood of [', text((size) => fill(size, '['))],
+        ['a flood of quotes', text((size) => fill(size, '"'))],
+        ['a string of backslashes', text((size) => fill(size, '\\\\', '{"name": "click", "arguments": {"index": "'))],
+      ],
+    ],
+    [
+      'the reflection of the macro tool',
+      [
+        ['a labelled line ending in a run of tabs', text((size) => fill(size, '\t', 'A\tA', '\n'))],
+        ['a label after a line of spaces', text((size) => fill(size, ' ', 'x\n', '!\nMemory: m\n{"action": {"click": {"index": 1}}}'))],
+      ],
+    ],
+    [
+      'coercion',
+      [
+        ['a number field of zeros ending in a letter', (size) => native('click', fill(size, '0', '{"index":"', 'x"}'))],
+        ['a boolean field of spaces', (size) => native('scroll', fill(size, ' ', '{"down":"', 'x"}'))],
+        ['arguments encoded as a string of openers', (size) => native('click', JSON.stringify(fill(size, '{"index": ')))],
+      ],
+    ],
+  ]
+
+  for (const [reader, cases] of readers) {
+    describe(reader, () => {
+      it.each(cases)('should stay linear on %s', (_name, message) => expectLinear((size) => repair(message(size))))
+    })
+  }
 
   it('should stay linear on a key=value line within its cap', () => {
     // The cap on key=value text (4 kB) makes many lines linear overall; the run inside one line must be too.
@@ -59,7 +150,7 @@ describe('repairToolCall on crafted worst cases', () => {
 })
 
 describe('classifyHttpError on crafted worst cases', () => {
-  const html = (text: string) => () => classifyHttpError(502, undefined, text, undefined)
+  const html = (page: string) => () => classifyHttpError(502, undefined, page, undefined)
   const json = (status: number, message: string) => () => classifyHttpError(status, undefined, JSON.stringify({ error: { message } }), { error: { message } })
 
   it.each<[string, (size: number) => () => unknown]>([
@@ -69,7 +160,11 @@ describe('classifyHttpError on crafted worst cases', () => {
     ['an HTML page of <title>', (size) => html(fill(size, '<title>', '<html>'))],
     ['an HTML page of unclosed <script', (size) => html(fill(size, '<script ', '<html>'))],
     ['a 400 whose message repeats rviolatd', (size) => json(400, fill(size, 'rviolatd'))],
+    ['a 400 whose message repeats a prompt word', (size) => json(400, fill(size, 'PROMPT\u0000', '', '.'))],
+    ['a 400 whose message repeats prompt exceeds', (size) => json(400, fill(size, 'prompt exceeds '))],
+    ['a 404 whose message repeats a model word', (size) => json(404, fill(size, 'I MODEL P', 'U', '.'))],
     ['a 429 whose message is a run of spaces between two durations', (size) => json(429, fill(size, ' ', 'try again in 1s', '2s'))],
+    ['a 429 whose message is a run of digits after a limit', (size) => json(429, fill(size, '1', 'limit '))],
   ])('should stay linear on %s', (_name, build) => expectLinear(build))
 })
 
@@ -81,17 +176,36 @@ describe('parseRetryAfter on crafted worst cases', () => {
     // Only the first 20 kB of a message are read: inside that window it must be linear too.
     expect(scalingRatio(message(20_000), message(2_000), 20)).toBeLessThan(LIMIT)
   })
+
+  it('should stay linear on repeated retry words', () => {
+    expectLinear((size) => () => parseRetryAfter(undefined, fill(size, 'try again in ')))
+  })
+})
+
+describe('findFieldChanges on crafted worst cases', () => {
+  const body = { model: 'm', messages: [], max_tokens: 5, parallel_tool_calls: false } as unknown as ChatRequest
+  const refuse = (message: string) => () => findFieldChanges(body, new InvokeError('bad_request', 'refused', { status: 400, rawResponse: `Unsupported parameter. ${message}` }))
+
+  it.each<[string, (size: number) => () => unknown]>([
+    ['a param key before a run of spaces', (size) => refuse(fill(size, ' ', '"param":', 'x'))],
+    ['a loc list before a run of spaces', (size) => refuse(fill(size, ' ', '"loc": [', 'x'))],
+    ['use before a run of spaces', (size) => refuse(fill(size, ' ', 'use', 'x'))],
+    ['a flood of use words', (size) => refuse(fill(size, 'use max_tokens '))],
+  ])('should stay linear on %s', (_name, build) => expectLinear(build))
 })
 
 describe('stream previews on crafted worst cases', () => {
-  const preview = (args: string) => () => {
-    const events: StreamEvent[] = []
-    const assembler = createStreamAssembler((event) => events.push(event))
-    assembler.push({ choices: [{ index: 0, delta: { role: 'assistant', tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'click', arguments: args } }] } }] } as ChatStreamChunk)
+  const preview = (delta: object) => () => {
+    const assembler = createStreamAssembler(() => {})
+    assembler.push({ choices: [{ index: 0, delta: { role: 'assistant', ...delta } }] } as ChatStreamChunk)
     assembler.finish()
   }
+  const args = (text: string) => preview({ tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'click', arguments: text } }] })
 
-  it('should stay linear on an unclosed number of signs', () => {
-    expectLinear((size) => preview(fill(size, '+', '{"index": -', '1')))
-  })
+  it.each<[string, (size: number) => () => unknown]>([
+    ['an unclosed number of signs', (size) => args(fill(size, '+', '{"index": -', '1'))],
+    ['an unclosed string of backslashes', (size) => args(fill(size, '\\\\', '{"index": "'))],
+    ['a flood of [', (size) => args(fill(size, '['))],
+    ['content of parameter tags', (size) => preview({ content: fill(size, '<parameter=index>1', '<tool_call>\n<function=click>\n') })],
+  ])('should stay linear on %s', (_name, build) => expectLinear(build))
 })

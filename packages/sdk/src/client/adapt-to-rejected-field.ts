@@ -42,6 +42,7 @@ export function findFieldChanges(body: ChatRequest, error: InvokeError, kept: Re
   const text = typeof raw === 'string' ? raw : safeStringify(raw)
   if (typeof text !== 'string' || !REJECTED.test(text)) return []
   const fields = Object.keys(body).filter((key) => !ESSENTIAL.has(key) && !kept.has(key))
+  // regex-bounded: the pattern is the request's own field names, escaped, between literals and `\s*` runs that literals separate (test: packages/sdk/src/linear-time.test.ts)
   const named = (pattern: (field: string) => string) => fields.filter((field) => new RegExp(pattern(field.replace(/\W/g, '\\$&')), 'i').test(text))
   const culprits = named((field) => `"param"\\s*:\\s*"${field}"|"loc"\\s*:\\s*\\[\\s*"body"\\s*,\\s*"${field}"|unknown name \\\\?"${field}\\\\?"`)
   // A name the server asks for instead is only clear when one field is refused.

@@ -22,6 +22,11 @@ describe('parsePartialJson', () => {
     expect(parsePartialJson('{"a": "line one\nline two')?.value).toEqual({ a: 'line one\nline two' })
   })
 
+  it('should stop the preview at the nesting depth the repair accepts', () => {
+    expect(parsePartialJson('['.repeat(100_000))?.value).toEqual(JSON.parse('['.repeat(64) + ']'.repeat(64)))
+    expect(parsePartialJson('{"a": '.repeat(100))?.value).toBeDefined()
+  })
+
   it('should open double-encoded arguments', () => {
     expect(parsePartialJson('"{\\"memory\\": \\"half')?.value).toEqual({ memory: 'half' })
   })

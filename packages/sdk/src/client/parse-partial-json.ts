@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH } from '../repair/lenient-json'
 import { trimEndOf } from '../text/trim-end-of'
 
 type Expect = 'key' | 'colon' | 'value' | 'comma'
@@ -85,7 +86,8 @@ export function completePartialJson(text: string): string | undefined {
     switch (char) {
       case '{':
       case '[':
-        if (expect !== 'value') break scan
+        // Deeper than any JSON the repair accepts: the preview stops there (100k `[` overflowed JSON.stringify).
+        if (expect !== 'value' || stack.length >= MAX_JSON_DEPTH) break scan
         stack.push({ kind: char === '{' ? 'object' : 'array', expect: char === '{' ? 'key' : 'value' })
         closers = (char === '{' ? '}' : ']') + closers
         safeEnd = index + 1

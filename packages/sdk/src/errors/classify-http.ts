@@ -167,6 +167,7 @@ const CONTEXT_PATTERNS: readonly RegExp[] = [
   /maximum (?:context|prompt|input) (?:length|window|size)/i,
   /exceed(?:s|ed|ing)?[\s_](?:the[\s_])?(?:available[\s_]|maximum[\s_]|max[\s_]|model'?s?[\s_])?(?:context|token[\s_]limit)/i,
   /\b(?:prompt|input|messages?)(?: is| are)? too long/i,
+  // regex-bounded: its two gaps are at most 40 characters each, so an attempt reads ~120 characters (test: packages/sdk/src/linear-time.test.ts)
   /\b(?:prompt|input)\b(?: token count| tokens?| length)?[^.]{1,40}?\b(?:exceeds?|exceeded|exceeding|is greater than|is larger than|is more than)\b[^.]{1,40}?\b(?:maximum|max|limit|allowed)\b/i,
   /range of input length should be/i,
   // SGLang / vLLM forks: "The input (5000 tokens) is longer than the model's context length".
@@ -191,6 +192,7 @@ const QUOTA_WORDS = /insufficient[\s_](?:balance|credits?|funds|quota)|credit ba
 const AUTH_CODES = /^(?:invalid_api_key|authentication_error|permission_error|permission_denied|unauthenticated|unauthorized|invalid_authentication|access_denied|forbidden)$/i
 const AUTH_WORDS = /(?:invalid|incorrect|missing|expired|revoked) (?:api[\s_-]?key|authentication|token|bearer)|api[\s_-]?key (?:is )?(?:not valid|invalid|missing|expired|required)|unauthorized|unauthenticated|authentication (?:failed|required)/i
 const MODEL_CODES = /^(?:model_not_found|not_found_error|model_not_available|modelnotfound|not_found)$/i
+// regex-bounded: each gap after `model` is at most 80 characters, so an attempt reads ~130 characters (test: packages/sdk/src/linear-time.test.ts)
 const MODEL_WORDS = /\bno models? (?:are |is )?loaded|\bmodel\b[^.]{1,80}?\b(?:has been |was )?(?:decommissioned|retired|deprecated and (?:removed|no longer))|\bmodel\b[^.]{1,80}?\b(?:does ?n[o']t exist|not exists?|not found|not available|is not a valid model)|(?:unknown|invalid|unsupported) model\b|\bno such model|\bmodel not (?:found|exist)/i
 const RATE_CODES = /^(?:rate_limit_exceeded|rate_limit_error|rate_limited|resource_exhausted|too_many_requests|throttling|requests_limit_exceeded)$/i
 const RATE_WORDS = /rate[\s_-]?limit|too many requests|requests per (?:minute|second|day)|tokens per minute|\b[rt]pm\b|throttl/i

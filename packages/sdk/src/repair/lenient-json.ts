@@ -13,10 +13,11 @@ export interface LenientJsonResult {
 
 // Special tokens a template or server can glue to either end of a JSON body: `<|call|>`,
 // `<|endoftext|>`, `<｜end▁of▁sentence｜>`, `</s>`, `<eos>`, `[/TOOL_CALLS]`.
+// regex-bounded: TRAILING_TOKEN runs on the last 256 characters only (test: packages/sdk/src/linear-time.test.ts)
 const TRAILING_TOKEN = /(?:<\|[^|<>\s]{1,48}\|>?|<｜[^｜<>]{1,48}｜>?|<\/s>|<\/?eos>|<end_of_turn>|<\/?eot>|\[\/?[A-Z][A-Z0-9_]{1,30}\])\s*$/
 const LEADING_TOKEN = /^(?:<\|[^|<>\s]{1,48}\|>?|<｜[^｜<>]{1,48}｜>?|<s>|<bos>|\[[A-Z][A-Z0-9_]{1,30}\])\s*/
 // A fence marker or a bare `json` word that leaked in front of the value.
-const LEADING_PREFIX = /^(?:(?:```|~~~)[ \t]*(?:json5?|javascript|js|python|py)?[ \t]*\r?\n?|(?:json|JSON)[ \t]*(?:\r?\n|(?=[{["'])))/
+const LEADING_PREFIX = /^(?:(?:```|~~~)[ \t]*(?:(?:json5?|javascript|js|python|py)[ \t]*)?\r?\n?|(?:json|JSON)[ \t]*(?:\r?\n|(?=[{["'])))/
 const SCALAR = /^(?:-?\d[\d.eE+-]*|true|false|null)$/
 // Text that can still hold a value once edges are stripped: a token, a fence, a `json` prefix, a quote, a Python literal.
 const MAY_HOLD_JSON = /^(?:[<[`~']|json|JSON|True$|False$|None$)/

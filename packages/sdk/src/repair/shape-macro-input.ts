@@ -137,8 +137,9 @@ function liftNestedReflection(shell: Record<string, unknown>, reflectionKeys: re
 
 // A labelled line of prose: `Next goal: g`, `**Memory:** m`, `- Evaluation: ok`. The marks before
 // the label come with their spaces in one optional group: two adjacent `[ \t]*` would split a long
-// run of spaces in quadratically many ways.
-const LABELLED_LINE = /^[ \t]*(?:[^\w\s]{1,3}[ \t]*)?([A-Za-z][\w \t-]{0,40}?)[ \t]*[^\w\s:]{0,3}:[^\w\s]{0,3}[ \t]*(.+)/gm
+// run of spaces in quadratically many ways. The label ends at a word character for the same reason:
+// ending anywhere, each of its 40 lengths let `[ \t]*` re-read a long run of tabs after it.
+const LABELLED_LINE = /^[ \t]*(?:[^\w\s]{1,3}[ \t]*)?([A-Za-z](?:[\w \t-]{0,39}?[\w-])??)[ \t]*[^\w\s:]{0,3}:[^\w\s]{0,3}[ \t]*(.+)/gm
 
 /**
  * Reflection written as labelled prose before the call (`Memory: m\nNext goal: g\nAction: {…}`) goes
