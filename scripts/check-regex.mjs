@@ -69,23 +69,17 @@ function regexesOf(path) {
       const right = evaluate(node.right, depth + 1)
       return left === undefined || right === undefined ? undefined : left + right
     }
-    if (ts.isTaggedTemplateExpression(node) && node.tag.getText(file) === 'String.raw') {
-      const template = node.template
-      if (ts.isNoSubstitutionTemplateLiteral(template)) return template.rawText
-      let out = template.head.rawText
+    // `String.raw` keeps the escapes as written, a plain template their values.
+    const raw = ts.isTaggedTemplateExpression(node) && node.tag.getText(file) === 'String.raw'
+    const template = raw ? node.template : node
+    if (raw && ts.isNoSubstitutionTemplateLiteral(template)) return template.rawText
+    if ((raw || ts.isTemplateExpression(node)) && ts.isTemplateExpression(template)) {
+      const part = (literal) => (raw ? literal.rawText : literal.text)
+      let out = part(template.head)
       for (const span of template.templateSpans) {
         const value = evaluate(span.expression, depth + 1)
         if (value === undefined) return undefined
-        out += value + span.literal.rawText
-      }
-      return out
-    }
-    if (ts.isTemplateExpression(node)) {
-      let out = node.head.text
-      for (const span of node.templateSpans) {
-        const value = evaluate(span.expression, depth + 1)
-        if (value === undefined) return undefined
-        out += value + span.literal.text
+        out += value + part(span.literal)
       }
       return out
     }
