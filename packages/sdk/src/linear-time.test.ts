@@ -41,7 +41,8 @@ const content = (text: string): ChatResponseMessage => ({ role: 'assistant', con
 const native = (name: string, args: string): ChatResponseMessage => ({ role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name, arguments: args } }] })
 
 function expectLinear(build: (size: number) => () => unknown) {
-  expect(scalingRatio(build(LARGE), build(SMALL))).toBeLessThan(LIMIT)
+  // Best of 9 rounds: the suite runs beside other processes, and one slow large run is noise.
+  expect(scalingRatio(build(LARGE), build(SMALL), 9)).toBeLessThan(LIMIT)
 }
 
 type Case = [string, (size: number) => ChatResponseMessage]
