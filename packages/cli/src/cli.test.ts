@@ -253,6 +253,13 @@ export const version = '1.0.0'
       expect(JSON.parse(repaired.stdout).adapters).toEqual(['acme'])
     })
 
+    it('should keep the query of a base URL after the path (Azure OpenAI)', async () => {
+      const run = await wildcall(['doctor', '--base-url', `${server.url}/openai/deployments/qwen?api-version=2024-10-21`, '--model', 'qwen3-max', '--json', '--quiet'])
+      expect(run.code).toBe(0)
+      expect(server.requests[0]!.path).toBe('/v1/openai/deployments/qwen/chat/completions?api-version=2024-10-21')
+      expect(JSON.parse(run.stdout).patches[0].changes).toContainEqual({ path: 'enable_thinking', kind: 'added', after: false })
+    })
+
     it('should say "none" in the progress line when no adapter matches', async () => {
       const run = await wildcall(['doctor', '--base-url', server.url, '--model', 'acme-large-1'])
       expect(run.stderr).toContain('adapters: none)')

@@ -1,5 +1,5 @@
 import { createClient, isInvokeError, normalizeModelName, openaiAdapter, type Adapter, type AdapterContext, type ChatRequest, type InvokeResult } from '@wildcall/sdk'
-import { buildRequest, trimEndOf } from '@wildcall/sdk/internal'
+import { buildRequest, resolveEndpoint } from '@wildcall/sdk/internal'
 import { createAllAdapters } from './create-all-adapters'
 import { createBrowserAgentTools, createDoctorMessages, MACRO_TOOL_NAME } from './create-browser-actions'
 import { UsageError, type CliIo } from './cli-io'
@@ -252,12 +252,12 @@ function replayPatches(
   order: readonly string[],
   { baseURL, model, tools }: { baseURL: string; model: string; tools: AdapterContext['tools'] },
 ): DoctorReport['patches'] {
-  const trimmed = trimEndOf(baseURL.trim(), '/')
+  const endpoint = resolveEndpoint(baseURL)
   const context: AdapterContext = {
     model,
     modelId: normalizeModelName(model),
-    baseURL: trimmed,
-    host: new URL(trimmed).host.toLowerCase(),
+    baseURL: endpoint.baseURL,
+    host: endpoint.host,
     adapters: order,
     tools,
     stream: false,

@@ -2,6 +2,7 @@
 // not build on. No semver promise: they may change in any release.
 export { buildRequest } from './client/build-request'
 export type { BuildRequestInput } from './client/build-request'
+export { resolveEndpoint } from './client/resolve-endpoint'
 export { classifyHttpError, readProviderError } from './errors/classify-http'
 export type { ProviderErrorDetail } from './errors/classify-http'
 export { trimEndOf } from './text/trim-end-of'

@@ -3,11 +3,11 @@ import { defaultRegistry, matchedAdapterNames, resolveAdapters } from '../adapte
 import { normalizeModelName } from '../adapters/normalize-model-name'
 import { isInvokeError } from '../errors/invoke-error'
 import { resolveRetryOptions, withRetry } from '../retry/with-retry'
-import { trimEndOf } from '../text/trim-end-of'
 import type { ChatMessage, ClientEvents, InvokeResult, ToolName, ToolSet, ToolSetInput, ToolSetOutput } from '../types'
 import { collectEchoFields } from './build-history'
 import { validateConfig, type ClientConfig } from './config'
 import { collectSecrets } from './redact'
+import { resolveEndpoint } from './resolve-endpoint'
 import { prepareStep, responseOrder, runAttempt, type ClientState, type InvokeOptions } from './invoke'
 import { readWholeBody, streamStep, type StreamRun } from './stream'
 
@@ -99,20 +99,6 @@ export function createClient(config: ClientConfig): Client {
       }
     },
   }
-}
-
-/**
- * The request URL of a base URL: `/chat/completions` goes after the path and before the query
- * (Azure's `…/deployments/NAME?api-version=…`), and `query` adds parameters. `baseURL` and `host`
- * (what adapters match) leave the query out: it may carry a key.
- */
-function resolveEndpoint(raw: string, extra: Record<string, string> | undefined) {
-  const parsed = new URL(raw.trim())
-  const path = trimEndOf(parsed.pathname, '/')
-  const baseURL = `${parsed.origin}${path}`
-  for (const [name, value] of Object.entries(extra ?? {})) parsed.searchParams.set(name, value)
-  const url = `${/\/chat\/completions$/.test(path) ? baseURL : `${baseURL}/chat/completions`}${parsed.search}`
-  return { url, baseURL, host: parsed.host.toLowerCase(), query: Object.fromEntries(parsed.searchParams) }
 }
 
 /** `base` with `extra` over it, a name given in another case replacing the default rather than doubling it. */

@@ -6,8 +6,8 @@ import type { Adapter, AdapterContext, MatchContext } from '../adapters/types'
 import { buildRequest, toolDefinition } from '../client/build-request'
 import { createClient } from '../client/create-client'
 import { runHook } from '../client/invoke'
+import { resolveEndpoint } from '../client/resolve-endpoint'
 import { isInvokeError, type InvokeErrorType } from '../errors/invoke-error'
-import { trimEndOf } from '../text/trim-end-of'
 import { defineTool } from '../tool/define-tool'
 import type { ChatMessage, ChatRequest, ChatResponse, FinishClass, ToolSet } from '../types'
 import { ensure, ensureEqual, ensureSubset } from './check'
@@ -125,8 +125,8 @@ function sameTarget(a: AdapterTestTarget, b: AdapterTestTarget): boolean {
 /** The match context `createClient` computes for a model and base URL. */
 function matchContextOf(target: AdapterTestTarget): MatchContext {
   const { model, baseURL } = toTarget(target)
-  const trimmed = trimEndOf(baseURL.trim(), '/')
-  return { model, modelId: normalizeModelName(model), baseURL: trimmed, host: new URL(trimmed).host.toLowerCase() }
+  const endpoint = resolveEndpoint(baseURL)
+  return { model, modelId: normalizeModelName(model), baseURL: endpoint.baseURL, host: endpoint.host }
 }
 
 function adapterContextOf(adapter: Adapter, target: AdapterTestTarget, extra: { toolChoiceName?: string; temperature?: number; tools?: ToolSet } = {}): { context: AdapterContext; chain: Adapter[] } {
