@@ -1,14 +1,13 @@
-import { existsSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import { chromium, type Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { assertChromium, findChromium } from './chromium'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
-const CHROMIUM = '/usr/bin/chromium'
-const skip = Boolean(process.env.WILDCALL_SKIP_BROWSER)
+const { executablePath: CHROMIUM, skip } = findChromium('json-schema CSP')
 
 // A page as strict as a browser extension's: scripts from the page's own origin only, and no
 // `eval` / `new Function` ('unsafe-eval' is not granted). A JSON Schema tool must still validate,
@@ -43,7 +42,7 @@ describe.skipIf(skip)('@wildcall/sdk/json-schema under a strict Content-Security
   let browser: Browser
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (or set WILDCALL_SKIP_BROWSER=1)`)
+    assertChromium(CHROMIUM)
     const bundle = await build({
       stdin: { contents: APP, resolveDir: root, loader: 'ts', sourcefile: 'app.ts' },
       bundle: true,

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -9,20 +8,13 @@ import { startScriptedServer, type ScriptedServer } from '@wildcall/sdk/testing'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { build } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { assertChromium, findChromium } from '../../../test/chromium'
 // @ts-expect-error -- a plain JS module shared with serve.mjs
 import { shopScript } from '../scripted-shop-model.js'
 
 const exampleRoot = fileURLToPath(new URL('..', import.meta.url))
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url))
-// Which Chromium to drive (WILDCALL_CHROMIUM_PATH, else Debian's), and whether a missing one fails the
-// run: `.ci/run` sets WILDCALL_REQUIRE_BROWSER=1, so CI never skips; a fresh clone without Chromium
-// skips with one line that says how to run it.
-const CHROMIUM = process.env.WILDCALL_CHROMIUM_PATH || '/usr/bin/chromium'
-const required = Boolean(process.env.WILDCALL_REQUIRE_BROWSER)
-const skipReason = process.env.WILDCALL_SKIP_BROWSER ? 'WILDCALL_SKIP_BROWSER is set' : !required && !existsSync(CHROMIUM) ? `no Chromium at ${CHROMIUM}` : undefined
-if (skipReason) {
-  console.warn(`[wildcall] examples/browser test skipped (${skipReason}): install Chromium (apt-get install chromium) or set WILDCALL_CHROMIUM_PATH=/path/to/chromium to run it.`)
-}
+const { executablePath: CHROMIUM, skip } = findChromium('examples/browser')
 
 const CONTENT_TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' }
 
@@ -40,14 +32,14 @@ async function serveDirectory(directory: string): Promise<{ server: Server; url:
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` }
 }
 
-describe.skipIf(skipReason !== undefined)('examples/browser in headless Chromium', { timeout: 90_000 }, () => {
+describe.skipIf(skip)('examples/browser in headless Chromium', { timeout: 90_000 }, () => {
   let scripted: ScriptedServer
   let staticServer: { server: Server; url: string }
   let browser: Browser
   let outDir: string
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing and WILDCALL_REQUIRE_BROWSER is set: apt-get install -y chromium, or set WILDCALL_CHROMIUM_PATH to a Chromium binary.`)
+    assertChromium(CHROMIUM)
     scripted = await startScriptedServer({ script: shopScript })
     outDir = await mkdtemp(join(tmpdir(), 'wildcall-browser-'))
     // A production build: what a user ships. It fails on a Node built-in the SDK might pull in.
