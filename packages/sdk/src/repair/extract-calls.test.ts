@@ -247,7 +247,14 @@ describe('extractCalls', () => {
 
   it('should need a known name or keyword arguments for a call in prose', () => {
     expect(calls('Try unknown_tool(5) now.')).toEqual([])
-    expect(calls('Try unknown_tool(x=5) now.')).toEqual([{ name: 'unknown_tool', args: { x: 5 }, format: 'tool-markup:pythonic' }])
+    // Prose is prose: an unknown name is a call only as `name(key=value)` opening its own line.
+    expect(calls('Try unknown_tool(x=5) now.')).toEqual([])
+    expect(calls('I will look it up.\nunknown_tool(x=5)')).toEqual([{ name: 'unknown_tool', args: { x: 5 }, format: 'tool-markup:pythonic' }])
+    expect(calls('Letters: s(1), t(2), r(3).')).toEqual([])
+    expect(calls('[s(1), t(2)]')).toEqual([
+      { name: 's', args: 1, format: 'tool-markup:pythonic' },
+      { name: 't', args: 2, format: 'tool-markup:pythonic' },
+    ])
     expect(calls('wait(5)')).toEqual([{ name: 'wait', args: 5, format: 'tool-markup:pythonic' }])
     expect(calls('wait(5)', false)).toEqual([])
   })

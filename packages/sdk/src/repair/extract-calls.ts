@@ -168,10 +168,60 @@ function addJsonCandidates(context: ExtractionContext): void {
     const fence = fenceAround(context, span.start)
     if (fence) fixes.push('fenced')
     const call: ExtractedCall = { args: parsed.value, format: 'content-json', fixes, start: span.start }
-    const hint = nameBefore(context, fence && fence.bodyStart <= span.start ? fence.start : span.start)
-    if (hint) call.nameHint = hint
+    const called = fence ? undefined : nameCalling(text, span.start, span.end)
+    const hint = called === undefined ? nameBefore(context, fence && fence.bodyStart <= span.start ? fence.start : span.start) : undefined
+    if (called !== undefined) call.calledName = called
+    else if (hint) call.nameHint = hint
     addFound(context, call, span.end)
   }
+}
+
+// Words that label a JSON block rather than name a call (`json\n{…}`, a fence's language without its fence).
+const LABEL_WORDS = new Set(['json', 'jsonc', 'json5', 'javascript', 'js', 'typescript', 'ts', 'python', 'py', 'yaml', 'xml', 'text', 'code', 'output', 'result', 'response', 'answer', 'example', 'tool_code', 'tool_call', 'tool_calls', 'function_call', 'function', 'functions', 'tool', 'tools', 'call', 'arguments', 'args', 'parameters', 'params', 'input'])
+const isCalledNameCode = (code: number) => (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 45 || code === 46
+// A lone capitalised word on the line above (`Sure`, `Answer`) is prose, not a tool's name.
+const PROSE_WORD = /^[A-Z][a-z]*$/
+
+/**
+ * The name written in a call's position right before the JSON object at `[start, end)`, known or not:
+ * touching it (`web_search{…}`, Mistral's compact form with its tokens stripped), around it as the one
+ * argument (`web_search({…})`), or alone on the line above it (`web_search\n{…}`).
+ */
+function nameCalling(text: string, start: number, end: number): string | undefined {
+  if (text.charCodeAt(start) !== 123) return undefined
+  let nameEnd = start
+  const inParentheses = text.charCodeAt(start - 1) === 40
+  if (inParentheses) {
+    nameEnd = start - 1
+    let after = end
+    while (after < text.length && (text.charCodeAt(after) === 32 || text.charCodeAt(after) === 9)) after++
+    if (text.charCodeAt(after) !== 41) return undefined
+  }
+  let nameStart = nameEnd
+  while (nameStart > 0 && nameEnd - nameStart < 128 && isCalledNameCode(text.charCodeAt(nameStart - 1))) nameStart--
+  if (nameStart < nameEnd) {
+    // Part of a longer token (`\\frac{`, `$x{`, `a/b{`): no name.
+    const before = text.charCodeAt(nameStart - 1)
+    if (nameStart > 0 && before !== 32 && before !== 9 && before !== 10 && before !== 13 && before !== 62 /* > */ && before !== 93 /* ] */) return undefined
+    return calledName(text.slice(nameStart, nameEnd))
+  }
+  if (inParentheses) return undefined
+  // `name` alone on the line above: only spaces between the line break and the JSON.
+  const lineStart = text.lastIndexOf('\n', start - 1)
+  if (lineStart < 0 || text.slice(lineStart + 1, start).trim() !== '') return undefined
+  const previousStart = text.lastIndexOf('\n', lineStart - 1) + 1
+  if (lineStart - previousStart > 130) return undefined
+  const line = text.slice(previousStart, lineStart).trim()
+  if (PROSE_WORD.test(line)) return undefined
+  for (let index = 0; index < line.length; index++) if (!isCalledNameCode(line.charCodeAt(index))) return undefined
+  return calledName(line)
+}
+
+function calledName(raw: string): string | undefined {
+  const name = cleanToolName(raw.replace(/[.:-]+$/, ''))
+  const first = name.charCodeAt(0)
+  if (!((first >= 65 && first <= 90) || (first >= 97 && first <= 122) || first === 95)) return undefined
+  return LABEL_WORDS.has(name.toLowerCase()) ? undefined : name
 }
 
 // Words looked at before a JSON value for a name hint, and how far back on its line.

@@ -270,14 +270,18 @@ function readCallAt(context: ExtractionContext, open: number, budget: Budget): n
   }
   const name = cleanToolName(rawName)
   if (!name || NOT_TOOLS.has(name)) return open + 1
-  const previous = previousSignificant(text, nameStart)
+  const previousAt = previousSignificant(text, nameStart)
+  const previous = previousAt < 0 ? -1 : text.charCodeAt(previousAt)
   const token = tokenEndingAt(context, nameStart)
   if (token) {
     confident = true
     if (token.name === 'python_tag') format = 'python-tag'
   }
-  // In a list `[a(x=1), b(y=2)]` or after `print(`.
-  if (previous === 91 || previous === 44 || previous === 40) confident = true
+  // In a list `[a(x=1), b(y=2)]` that opens a line, or after `print(`. A comma counts only after a call
+  // of that list: in prose or reasoning `s(1), t(2)` is no call of an unknown `t`.
+  if (previous === 91 && opensLine(text, previousAt)) confident = true
+  if (previous === 40 && isNameCode(text.charCodeAt(previousAt - 1))) confident = true
+  if (previous === 44 && followsListedCall(context, previousAt)) confident = true
   const fence = fenceAround(context, nameStart)
   if (fence && (fence.language === 'tool_code' || fence.language === 'python' || fence.language === 'py')) {
     confident = true
@@ -299,7 +303,9 @@ function readCallAt(context: ExtractionContext, open: number, budget: Budget): n
     return text.length
   }
   if (!parsed) return open + 1
-  if (!confident && !parsed.keywordOnly) return open + 1
+  // An unknown name outside a pythonic context is a call only as `name(key=value)` opening its line:
+  // `see f(x=1)` in prose is no call.
+  if (!confident && (!parsed.keywordOnly || !opensLine(text, nameStart))) return open + 1
   // JSON that starts inside the parentheses is an argument of this call (or, when it runs past the
   // closing parenthesis, a bracket in one of its strings), never a call of its own; so is markup that
   // lies wholly inside them (the arguments are literals: it sat in one of their strings). JSON or
@@ -311,11 +317,26 @@ function readCallAt(context: ExtractionContext, open: number, budget: Budget): n
   return parsed.end
 }
 
+/** Whether only spaces (or a tag's `>`) stand between the line's start and `index`. */
+function opensLine(text: string, index: number): boolean {
+  let cursor = index - 1
+  while (cursor >= 0 && (text.charCodeAt(cursor) === 32 || text.charCodeAt(cursor) === 9)) cursor--
+  const code = cursor < 0 ? 10 : text.charCodeAt(cursor)
+  return code === 10 || code === 13 || code === 62
+}
+
+/** Whether the comma at `comma` follows a call already read (the call after it is the next item of one list). */
+function followsListedCall(context: ExtractionContext, comma: number): boolean {
+  const { text } = context
+  return context.found.some((found) => found.call.format.startsWith('tool-markup:') && skipSpaces(text, found.end, comma) === comma)
+}
+
+/** Where the last character that is not a space before `index` sits (looking back 64 at most), or -1. */
 function previousSignificant(text: string, index: number): number {
   let cursor = index - 1
   const floor = Math.max(0, index - 64)
   while (cursor >= floor && isSpaceCode(text.charCodeAt(cursor))) cursor--
-  return cursor >= floor ? text.charCodeAt(cursor) : -1
+  return cursor >= floor ? cursor : -1
 }
 
 function tokenEndingAt(context: ExtractionContext, index: number) {

@@ -201,6 +201,12 @@ export interface ExtractedCall {
    * resolve on its own.
    */
   nameHint?: string
+  /**
+   * For a JSON object without a name: the name written in a call's position right before it
+   * (`web_search{…}`, `web_search({…})`, `web_search` alone on the line above), known or not. It is
+   * the call's name unless the JSON names one itself.
+   */
+  calledName?: string
 }
 
 /** A call plus the text range it was read from. */

@@ -156,9 +156,15 @@ describe('repairToolCall', () => {
       expect(error.message).toContain('Available tools: AgentOutput.')
     })
 
-    it('should report a cut call as output_truncated, never executing it', () => {
-      expect(failure(() => repairToolCall(native('AgentOutput', '{"action": {"input_text": {"index": 1, "text": "hel'), macro)).type).toBe('output_truncated')
-      expect(failure(() => repairToolCall({ content: '<tool_call>{"name": "AgentOutput", "arguments": {"action": {"scroll": {' }, macro)).type).toBe('output_truncated')
+    it('should call an unclosed call malformed, not cut off, and never take it', () => {
+      // The repair runs only on an answer the model ended itself (a length finish stops earlier):
+      // an unclosed value there is a malformed call, retryable, never output_truncated.
+      const native_ = failure(() => repairToolCall(native('AgentOutput', '{"action": {"input_text": {"index": 1, "text": "hel'), macro))
+      expect(native_).toMatchObject({ type: 'invalid_tool_args', retryable: true })
+      expect(native_.message).toContain('"AgentOutput" end inside a value that is never closed, although the output was not cut off')
+      const content = failure(() => repairToolCall({ content: '<tool_call>{"name": "AgentOutput", "arguments": {"action": {"scroll": {' }, macro))
+      expect(content).toMatchObject({ type: 'no_tool_call', retryable: true })
+      expect(content.message).toContain('never closed, although the output was not cut off')
     })
 
     it('should quote what the model said when there is no call at all', () => {

@@ -7,7 +7,7 @@ import { extractCalls, type ExtractedCall } from './extract-calls'
 import { decodeEscapedText, isTruncatedJson, parseKeyValueText, parseLenientJson } from './lenient-json'
 import { matchName } from './markup-shared'
 import { ACTION_KEY, fieldNames, liftLabelledReflection, movedActionKey, safeJsonSchema, shapeMacroInput, type DroppedCall } from './shape-macro-input'
-import { splitReasoning } from './split-reasoning'
+import { readContentPart, splitReasoning } from './split-reasoning'
 import { discriminatorKeys, envelopeInput, flatInput, isEnvelope, isFieldsOnly, unwrapArgumentLayers, unwrapEnvelope, type RawCall } from './unwrap'
 
 export type { DroppedCall } from './shape-macro-input'
@@ -61,6 +61,8 @@ export interface RepairResult {
 }
 
 const NO_DROPPED: DroppedCall[] = []
+// Envelopes nested in one another that a call is unwrapped from, at most.
+const MAX_ENVELOPE_LAYERS = 4
 // Argument text that names an object internal goes through the sanitising slow path
 // (`proto` covers `__proto__` and `prototype`).
 const mentionsInternals = (text: string) => text.includes('proto') || text.includes('constructor')
@@ -108,7 +110,9 @@ function takeCleanCall(message: ChatResponseMessage, tools: ToolSet): RepairResu
   } catch {
     return undefined
   }
-  if (typeof args !== 'object' || args === null) return undefined
+  // Arguments shaped as an envelope (`{"arguments": {"name": "John"}, "name": "get_age"}`) are read by
+  // role on the slow path: the schema would strip `arguments` and keep the tool's name as the argument.
+  if (typeof args !== 'object' || args === null || isEnvelope(args)) return undefined
   const tool = tools[name]!
   const checked = validateSchema(tool.inputSchema, args)
   if (!checked.success) return undefined
@@ -144,7 +148,8 @@ interface Context {
   macros: Array<[string, Tool]>
   toolChoiceName: string | undefined
   failures: Failure[]
-  truncated: boolean
+  /** The answer (or a call's arguments) ends inside a value it never closed. */
+  unclosed: boolean
 }
 
 function createContext(tools: ToolSet, options: RepairOptions): Context {
@@ -161,7 +166,7 @@ function createContext(tools: ToolSet, options: RepairOptions): Context {
   // The named tool's macro first: its actions win when two macro tools share an action name.
   const chosen = options.toolChoiceName
   if (chosen !== undefined) macros.sort(([a], [b]) => Number(b === chosen) - Number(a === chosen))
-  return { tools, toolNames, names, macros, toolChoiceName: chosen !== undefined && Object.hasOwn(tools, chosen) ? chosen : undefined, failures: [], truncated: false }
+  return { tools, toolNames, names, macros, toolChoiceName: chosen !== undefined && Object.hasOwn(tools, chosen) ? chosen : undefined, failures: [], unclosed: false }
 }
 
 function repairMessage(message: ChatResponseMessage, tools: ToolSet, options: RepairOptions): RepairResult {
@@ -204,10 +209,10 @@ function repairMessage(message: ChatResponseMessage, tools: ToolSet, options: Re
   if (fromNative) return fromNative
 
   // 2. Calls written into the content, outside any reasoning block.
-  const content = contentText(message.content)
+  const { text: content, reasoning: reasoningParts } = readContent(message.content)
   const split = content ? splitReasoning(content) : { answer: '', reasoning: '', fixes: [] }
   const answer = candidatesIn(split.answer, split.fixes, context)
-  if (answer.truncated) context.truncated = true
+  if (answer.unclosed) context.unclosed = true
   const fromContent = pickFirst(answer.raws, context, tried)
   if (fromContent) return fromContent
   // A proxy or template that HTML-escaped the answer (`{&quot;name&quot;: …}`): read it unescaped.
@@ -221,14 +226,14 @@ function repairMessage(message: ChatResponseMessage, tools: ToolSet, options: Re
     const decoded = candidatesIn(unquoted, [...split.fixes, 'double-encoded-arguments'], context)
     const fromDecoded = pickFirst(decoded.raws, context, tried)
     if (fromDecoded) return fromDecoded
-    if (decoded.truncated) context.truncated = true
+    if (decoded.unclosed) context.unclosed = true
   }
-  if (context.truncated) {
-    throw new InvokeError('output_truncated', 'The tool call in the answer is cut off (the output ended inside it); it was not executed. Raise maxTokens or shorten the task.')
-  }
+  // The answer ends inside a call or JSON value it never closed. The output was not cut (invoke stops a
+  // length finish before the repair): the call is malformed, and a draft in the reasoning does not replace it.
+  if (context.unclosed) throw explainFailure(context, split.answer || content, [], message)
 
   // 3. Only now a call drafted in the reasoning: a call outside it always wins.
-  const reasoningTexts = [split.reasoning, stringField(message.reasoning_content), stringField(message.reasoning)].filter((text) => text.length > 0)
+  const reasoningTexts = [split.reasoning, reasoningParts, stringField(message.reasoning_content), stringField(message.reasoning)].filter((text) => text.length > 0)
   const drafted: RawCall[] = []
   for (const text of reasoningTexts) drafted.push(...candidatesIn(text, ['call-in-reasoning'], context).raws)
   const fromReasoning = pickFirst(drafted, context, tried)
@@ -241,26 +246,34 @@ function stringField(value: unknown): string {
   return typeof value === 'string' ? value : ''
 }
 
-/** `content` as text: a string, or the text parts of a content array. */
-function contentText(content: unknown): string {
-  if (typeof content === 'string') return content
-  if (!Array.isArray(content)) return ''
-  return content
-    .map((part) => (isPlainObject(part) && typeof part.text === 'string' ? part.text : typeof part === 'string' ? part : ''))
-    .filter(Boolean)
-    .join('\n')
+/**
+ * `content` as text: a string, or the text parts of a content array. Typed reasoning parts
+ * (Magistral's `{type: 'thinking', thinking: […]}`) go to the reasoning, never to the answer.
+ */
+function readContent(content: unknown): { text: string; reasoning: string } {
+  if (typeof content === 'string') return { text: content, reasoning: '' }
+  if (!Array.isArray(content)) return { text: '', reasoning: '' }
+  const texts: string[] = []
+  const reasoning: string[] = []
+  for (const part of content) {
+    const read = readContentPart(part)
+    if (read.text) texts.push(read.text)
+    if (read.reasoning) reasoning.push(read.reasoning)
+  }
+  return { text: texts.join('\n'), reasoning: reasoning.join('\n') }
 }
 
-/** The calls written in `text`, as candidates; `truncated` when the text ends inside one. */
-function candidatesIn(text: string, extra: readonly string[], context: Context): { raws: RawCall[]; truncated: boolean } {
+/** The calls written in `text`, as candidates; `unclosed` when the text ends inside one. */
+function candidatesIn(text: string, extra: readonly string[], context: Context): { raws: RawCall[]; unclosed: boolean } {
   const { calls, truncated } = readCalls(text, context)
-  return { raws: calls.flatMap((call) => expandCalls(fromExtracted(call, extra, text.slice(0, call.start), context), context)), truncated }
+  return { raws: calls.flatMap((call) => expandCalls(fromExtracted(call, extra, text.slice(0, call.start), context), context)), unclosed: truncated }
 }
 
 function fromExtracted(call: ExtractedCall, extra: readonly string[], before: string, context: Context): RawCall {
   const fixes: string[] = []
   for (const code of [call.format, ...call.fixes, ...extra]) if (typeof code === 'string' && code) pushFix(fixes, code)
   const raw: RawCall = { ...(typeof call.name === 'string' && call.name ? { name: call.name } : {}), args: call.args, fixes, before }
+  if (!raw.name && call.calledName) raw.calledName = call.calledName
   // `scroll: {"down": true}`: the name written before unnamed JSON, if the JSON alone does not resolve.
   // Not for JSON that carries reflection: that is a macro input without its action, and a word in
   // the prose must not become the action the model left out.
@@ -324,8 +337,8 @@ function pickFirst(raws: RawCall[], context: Context, tried: RawCall[]): RepairR
     if ('result' in outcome) {
       const { result } = outcome
       const dropped: DroppedCall[] = [
-        ...tried.map((raw) => droppedCall(raw, failureOf(raw))),
-        ...raws.slice(index + 1).map((raw) => droppedCall(raw, 'extra')),
+        ...tried.flatMap((raw) => droppedOf(raw, failureOf(raw))),
+        ...raws.slice(index + 1).flatMap((raw) => droppedOf(raw, 'extra')),
         ...result.dropped,
       ]
       const fixes = [...result.fixes]
@@ -333,17 +346,13 @@ function pickFirst(raws: RawCall[], context: Context, tried: RawCall[]): RepairR
       const before = raws[index]!.before
       return before === undefined ? { ...result, fixes, dropped } : { ...result, fixes, dropped, textBefore: before }
     }
-    failures.set(raws[index]!, outcome.message)
     context.failures.push(outcome)
+    // JSON that is no call at all (`[1]`, a citation) is not reported as a call that was not taken.
+    if (!outcome.message) continue
+    failures.set(raws[index]!, outcome.message)
     tried.push(raws[index]!)
   }
   return undefined
-}
-
-/** A call not taken, by its name and arguments: a nameless `{name, arguments}` envelope (MiniMax-M1's JSON lines) is read as the call it names. */
-function droppedCall(raw: RawCall, reason: string): DroppedCall {
-  const call = raw.name === undefined && isEnvelope(raw.args) ? (unwrapEnvelope({ args: raw.args, fixes: [] })[0] ?? raw) : raw
-  return { ...(call.name ? { name: call.name } : {}), args: call.args, reason }
 }
 
 // Nodes looked at, and levels descended, when searching JSON for a call nested inside it.
@@ -378,7 +387,7 @@ function nestedCalls(raw: RawCall, context: Context): RawCall[] {
 const failures = new WeakMap<RawCall, string>()
 const failureOf = (raw: RawCall) => failures.get(raw) ?? 'invalid'
 
-type Decoded = { value: unknown } | { truncated: true } | { unparseable: string }
+type Decoded = { value: unknown } | { unclosed: true } | { unparseable: string }
 
 /** Arguments as a value: JSON text parsed (leniently when needed, any number of times), empty as `{}`. */
 function decodeArguments(raw: unknown, fixes: string[]): Decoded {
@@ -405,7 +414,7 @@ function decodeArguments(raw: unknown, fixes: string[]): Decoded {
       const lenient = parseLenientJson(text)
       if (lenient === undefined) {
         if (round > 0) return { value: text }
-        return isTruncatedJson(text) ? { truncated: true } : { unparseable: text }
+        return isTruncatedJson(text) ? { unclosed: true } : { unparseable: text }
       }
       for (const code of lenient.fixes) pushFix(fixes, code)
       parsed = lenient.value
@@ -520,18 +529,32 @@ function inferTool(args: unknown, context: Context, fixes: string[]): { toolName
   }
   const fallback = fallbackTool(context)
   // A macro tool only takes JSON that looks like its input (above): never guess an action from stray JSON.
-  if (fallback && !fallback.tool.macro && (isPlainObject(args) || Array.isArray(args))) return { ...fallback, args }
+  if (fallback && !fallback.tool.macro && fitsTool(args, fallback.tool)) return { ...fallback, args }
   return undefined
 }
+
+/**
+ * Whether JSON that names no tool is this tool's input: an object with at least one of its fields
+ * (or an empty object for a tool without fields), or a list holding such an object. A sole tool
+ * whose fields are all optional is not called with whatever JSON the model wrote.
+ */
+function fitsTool(args: unknown, tool: Tool): boolean {
+  const fields = fieldNames(safeJsonSchema(tool))
+  const fits = (value: unknown) => isPlainObject(value) && (fields.size === 0 ? Object.keys(value).length === 0 : Object.keys(value).some((key) => fields.has(key)))
+  return fits(args) || (Array.isArray(args) && args.some(fits))
+}
+
+/** JSON that cannot be a call's input at all: a scalar, or a list without an object (`[1]`, a citation). */
+const isNoInput = (args: unknown) => !isPlainObject(args) && !(Array.isArray(args) && args.some((item) => isPlainObject(item) || Array.isArray(item)))
 
 function resolveCall(raw: RawCall, context: Context): Success | Failure {
   const fixes = [...raw.fixes]
   const dropped: DroppedCall[] = []
   let decoded = decodeArguments(raw.args, fixes)
   let name = typeof raw.name === 'string' && raw.name.trim() ? raw.name.trim() : undefined
-  if ('truncated' in decoded) {
-    context.truncated = true
-    return { rank: Rank.Invalid, message: `The arguments of "${name ?? 'the call'}" are cut off; the call was not executed.`, ...(name ? { name } : {}) }
+  if ('unclosed' in decoded) {
+    context.unclosed = true
+    return { rank: name && findTool(name, context) ? Rank.Invalid : Rank.NoTool, message: unclosedMessage(name), ...(name ? { name } : {}) }
   }
   if ('unparseable' in decoded) {
     const pairs = readArgumentPairs(decoded.unparseable, name, context, fixes)
@@ -547,32 +570,38 @@ function resolveCall(raw: RawCall, context: Context): Success | Failure {
   let id = raw.id
 
   // An envelope in the arguments: taken when the call has no name, or the envelope names a known tool or
-  // action — never when every key is a field of the tool the arguments already belong to.
-  if ((isEnvelope(args) || (Array.isArray(args) && args.length > 0 && args.every(isEnvelope))) && !isOwnInput(args, name, context)) {
+  // action — never when every key is a field of the tool the arguments already belong to. A layer
+  // that repeats the envelope (`{"name": "x", "arguments": {"name": "x", "arguments": {…}}}`) goes too.
+  for (let layer = 0; layer < MAX_ENVELOPE_LAYERS; layer++) {
+    if (!(isEnvelope(args) || (Array.isArray(args) && args.length > 0 && args.every(isEnvelope))) || isOwnInput(args, name ?? raw.calledName, context)) break
     const inner = unwrapEnvelope({ args, fixes: [] })
     const first = inner[0]
     const innerName = first?.name?.trim()
     const named = innerName !== undefined && findTool(innerName, context) !== undefined
     // A nameless call takes an envelope that names a known tool or carries arguments; `{"name": "a.txt",
     // "type": "text"}` for a tool with those fields stays the arguments it is.
-    if (first && (named || (name === undefined && first.args !== undefined))) {
-      for (const code of first.fixes) pushFix(fixes, code)
-      if (first.name !== undefined) name = first.name.trim()
-      if (first.id) id = first.id
-      let innerDecoded = decodeArguments(first.args, fixes)
-      if ('unparseable' in innerDecoded) {
-        const pairs = readArgumentPairs(innerDecoded.unparseable, name, context, fixes)
-        if (pairs) innerDecoded = { value: pairs }
-      }
-      if (!('value' in innerDecoded)) {
-        if ('truncated' in innerDecoded) context.truncated = true
-        return { rank: Rank.Invalid, message: `The arguments of "${name ?? 'the call'}" are not usable JSON.` }
-      }
-      args = sanitizeValue(innerDecoded.value, fixes)
-      // `{"name": "move", "position": {…}}`: an object taken by its role is the input only when the tool has no field of that name.
-      if (first.byRole && fieldsOf(name, context).has(first.byRole.key)) args = sanitizeValue(first.byRole.record, fixes)
-      for (const extra of inner.slice(1)) dropped.push({ ...(extra.name ? { name: extra.name } : {}), args: extra.args, reason: 'extra' })
+    if (!first || !(named || (name === undefined && first.args !== undefined))) break
+    for (const code of first.fixes) pushFix(fixes, code)
+    if (first.name !== undefined) name = first.name.trim()
+    if (first.id) id = first.id
+    let innerDecoded = decodeArguments(first.args, fixes)
+    if ('unparseable' in innerDecoded) {
+      const pairs = readArgumentPairs(innerDecoded.unparseable, name, context, fixes)
+      if (pairs) innerDecoded = { value: pairs }
     }
+    if (!('value' in innerDecoded)) {
+      return { rank: Rank.Invalid, ...(name ? { name } : {}), message: 'unclosed' in innerDecoded ? unclosedMessage(name) : `The arguments of "${name ?? 'the call'}" are not usable JSON.` }
+    }
+    args = sanitizeValue(innerDecoded.value, fixes)
+    // `{"name": "move", "position": {…}}`: an object taken by its role is the input only when the tool has no field of that name.
+    if (first.byRole && fieldsOf(name, context).has(first.byRole.key)) args = sanitizeValue(first.byRole.record, fixes)
+    for (const extra of inner.slice(1)) dropped.push(...droppedOf(extra, 'extra'))
+  }
+  // `web_search{…}`, `web_search({…})`, `web_search\n{…}`: the name written before JSON that names none is
+  // its name, known or not; such JSON is never moved onto another tool because its keys fit.
+  if (name === undefined && raw.calledName !== undefined) {
+    name = raw.calledName
+    pushFix(fixes, 'name-before-json')
   }
 
   let toolName: string
@@ -591,7 +620,7 @@ function resolveCall(raw: RawCall, context: Context): Success | Failure {
     }
   } else {
     const inferred = inferTool(args, context, fixes)
-    if (!inferred) return { rank: Rank.NoTool, message: `JSON without a tool name: ${previewValue(args)}.` }
+    if (!inferred) return { rank: Rank.NoTool, message: isNoInput(args) ? '' : `JSON that names no tool and fits none: ${previewValue(args)}.` }
     toolName = inferred.toolName
     tool = inferred.tool
     args = inferred.args
@@ -666,19 +695,41 @@ function liftIntoShell(action: string, args: unknown, tool: Tool, fixes: string[
 }
 
 function explainFailure(context: Context, answer: string, reasoning: string[], message: ChatResponseMessage): InvokeError {
-  if (context.truncated) {
-    return new InvokeError('output_truncated', 'The tool call is cut off (the output ended inside it); it was not executed. Raise maxTokens or shorten the task.')
-  }
   let best: Failure | undefined
   for (const failure of context.failures) if (!best || failure.rank > best.rank) best = failure
   if (best && best.rank > Rank.NoTool) return new InvokeError('invalid_tool_args', best.message)
   const said = answer.trim() || reasoning.join(' ').trim() || stringField(message.refusal).trim()
   const preview = said.slice(0, 999).replace(/\s+/g, ' ').slice(0, 200)
-  const detail = best ? ` ${best.message}` : ''
+  // Only what the model did write is named: prose, citations and stray brackets add no detail.
+  const detail = best?.message ? ` ${best.message}` : ''
+  if (context.unclosed) {
+    return new InvokeError(
+      'no_tool_call',
+      `The answer ends inside a tool call or JSON value it never closed, although the output was not cut off (the model stopped on its own): the call is malformed and was not executed.${detail} Retrying usually helps.`,
+    )
+  }
   return new InvokeError(
     'no_tool_call',
     said
       ? `The model answered without a usable tool call: "${preview}${said.length > 200 ? '…' : ''}".${detail} Retrying usually helps; a model that never calls tools may need an adapter.`
       : `The model answered with neither a tool call nor text.${detail} Retrying usually helps.`,
   )
+}
+
+/** Arguments that end inside a value they never closed, in an answer the model ended itself. */
+function unclosedMessage(name: string | undefined): string {
+  const what = name ? `The arguments of "${previewValue(name, 80).replace(/^"|"$/g, '')}"` : 'The call'
+  return `${what} end inside a value that is never closed, although the output was not cut off: the call is malformed and was not executed.`
+}
+
+/**
+ * A call that was not taken, as `dropped` reports it: its name and arguments, with an envelope the
+ * reader left whole (`<tool_call>{"name", "arguments"}` blocks, LongCat, Granite lists) opened, so
+ * `args` is never the raw envelope.
+ */
+function droppedOf(raw: RawCall, reason: string): DroppedCall[] {
+  if (raw.name) return [{ name: raw.name, args: raw.args, reason }]
+  const calls = isEnvelope(raw.args) || (Array.isArray(raw.args) && raw.args.length > 0 && raw.args.every(isEnvelope)) ? unwrapEnvelope({ args: raw.args, fixes: [] }) : []
+  if (calls.length > 0 && calls.every((call) => call.name !== undefined)) return calls.map((call) => ({ name: call.name!, args: call.args ?? {}, reason }))
+  return [{ ...(raw.calledName ? { name: raw.calledName } : {}), args: raw.args, reason }]
 }

@@ -130,3 +130,34 @@ function collectMarkers(content: string): Marker[] {
   }
   return markers
 }
+
+/** A content part that carries reasoning rather than answer text: `thinking` (Magistral, Anthropic), `reasoning`. */
+const REASONING_PART = /^(?:thinking|reasoning|thought)$/
+
+/**
+ * The text of one typed content part, split by its role: `{type: 'text', text}` is answer text;
+ * `{type: 'thinking', thinking: [{type: 'text', text}]}` (Magistral) or `{type: 'thinking', thinking:
+ * '…'}` (Anthropic through a gateway) is reasoning. Anything else (images, tool calls) carries neither.
+ */
+export function readContentPart(part: unknown): { text?: string; reasoning?: string } {
+  if (typeof part === 'string') return { text: part }
+  if (typeof part !== 'object' || part === null) return {}
+  const record = part as Record<string, unknown>
+  if (typeof record.type === 'string' && REASONING_PART.test(record.type)) {
+    const reasoning = partText(record.thinking ?? record.reasoning ?? record.text ?? record.summary)
+    return reasoning ? { reasoning } : {}
+  }
+  return typeof record.text === 'string' ? { text: record.text } : {}
+}
+
+/** A string, or the texts of a list of `{text}` parts (one level: reasoning parts do not nest further). */
+function partText(value: unknown): string {
+  if (typeof value === 'string') return value
+  if (!Array.isArray(value)) return ''
+  let text = ''
+  for (const item of value) {
+    if (typeof item === 'string') text += item
+    else if (typeof item === 'object' && item !== null && typeof (item as { text?: unknown }).text === 'string') text += (item as { text: string }).text
+  }
+  return text
+}

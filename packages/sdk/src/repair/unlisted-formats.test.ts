@@ -147,9 +147,10 @@ describe('repairToolCall on JSON shapes read by role', () => {
     expect(error.type).toBe('invalid_tool_args')
   })
 
-  it('should not run a cut call whose quotes were escaped', () => {
+  it('should not run an unclosed call whose quotes were escaped', () => {
     const error = escapeError(() => read('{\\"name\\": \\"done\\", \\"arguments\\": {\\"text\\": \\"hel'))
-    expect(error.type).toBe('output_truncated')
+    expect(error.type).toBe('no_tool_call')
+    expect(error.message).toContain('never closed')
   })
 
   it('should keep a field of the tool that holds a call-shaped value as that field', () => {

@@ -7,6 +7,12 @@ export interface RawCall {
   args: unknown
   id?: string
   fixes: string[]
+  /**
+   * The name written right before nameless JSON, in a call's position (`web_search{…}`,
+   * `web_search({…})`, `web_search` alone on the line above): the call's name when the JSON names
+   * none, known or not.
+   */
+  calledName?: string
   /** Another reading of the same text, tried only when this one does not resolve (a name hint). */
   alternate?: RawCall
   /**
@@ -201,7 +207,10 @@ export function unwrapEnvelope(call: RawCall, depth = 0): RawCall[] {
     pushFix(fixes, 'unwrapped-envelope')
     const id = envelopeId(args) ?? call.id
     const byRole = key !== undefined && !ARGUMENT_KEY.test(key) ? { byRole: { key, record: withoutName(args) } } : {}
-    return unwrapEnvelope({ name, args: key ? args[key] : undefined, fixes, ...(id ? { id } : {}), ...byRole }, depth + 1)
+    // The envelope's own name names the call; what its argument key holds is the arguments, even when
+    // they look like an envelope (`{"name": "get_age", "arguments": {"name": "John"}}`). Whether such
+    // arguments are another layer is decided against the tool's fields (`resolveCall`), not here.
+    return [{ name, args: key ? args[key] : undefined, fixes, ...(id ? { id } : {}), ...byRole }]
   }
   const key = wrappedKey(args)!
   pushFix(fixes, 'unwrapped-envelope')
