@@ -1,5 +1,6 @@
 import type { ChatResponse, ChatResponseMessage, ChatStreamChunk, ChatStreamToolCallDelta, ChatToolCall, ChatUsage, StreamEvent } from '../types'
 import { createMarkupPreview } from './create-markup-preview'
+import { readContentPart } from '../repair/split-reasoning'
 import { createDeltaLists } from './merge-delta-lists'
 import { parsePartialJson } from './parse-partial-json'
 
@@ -237,9 +238,14 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
           emit({ type: 'text', delta: delta.content })
         } else if (Array.isArray(delta.content)) {
           for (const part of delta.content) {
-            if (isRecord(part) && nonEmpty(part.text)) {
-              content += part.text
-              emit({ type: 'text', delta: part.text })
+            // Typed reasoning parts (Magistral's `thinking`) are reasoning, as `invoke` reads them.
+            const read = readContentPart(part)
+            if (read.reasoning) {
+              reasoning += read.reasoning
+              emit({ type: 'reasoning', delta: read.reasoning })
+            } else if (isRecord(part) && nonEmpty(read.text)) {
+              content += read.text
+              emit({ type: 'text', delta: read.text })
             }
           }
         }

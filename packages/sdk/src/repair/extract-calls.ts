@@ -206,12 +206,15 @@ function nameCalling(text: string, start: number, end: number): string | undefin
     return calledName(text.slice(nameStart, nameEnd))
   }
   if (inParentheses) return undefined
-  // `name` alone on the line above: only spaces between the line break and the JSON.
-  const lineStart = text.lastIndexOf('\n', start - 1)
-  if (lineStart < 0 || text.slice(lineStart + 1, start).trim() !== '') return undefined
-  const previousStart = text.lastIndexOf('\n', lineStart - 1) + 1
-  if (lineStart - previousStart > 130) return undefined
-  const line = text.slice(previousStart, lineStart).trim()
+  // `name` alone on the line above: only spaces between the line break and the JSON. Both scans back
+  // are bounded, so a flood of braces on one line costs linear time.
+  let lineBreak = start - 1
+  while (lineBreak >= 0 && (text.charCodeAt(lineBreak) === 32 || text.charCodeAt(lineBreak) === 9 || text.charCodeAt(lineBreak) === 13)) lineBreak--
+  if (lineBreak < 0 || text.charCodeAt(lineBreak) !== 10) return undefined
+  let previousStart = lineBreak
+  while (previousStart > 0 && lineBreak - previousStart < 130 && text.charCodeAt(previousStart - 1) !== 10) previousStart--
+  if (previousStart > 0 && text.charCodeAt(previousStart - 1) !== 10) return undefined
+  const line = text.slice(previousStart, lineBreak).trim()
   if (PROSE_WORD.test(line)) return undefined
   for (let index = 0; index < line.length; index++) if (!isCalledNameCode(line.charCodeAt(index))) return undefined
   return calledName(line)

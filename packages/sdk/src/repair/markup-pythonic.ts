@@ -280,7 +280,7 @@ function readCallAt(context: ExtractionContext, open: number, budget: Budget): n
   // In a list `[a(x=1), b(y=2)]` that opens a line, or after `print(`. A comma counts only after a call
   // of that list: in prose or reasoning `s(1), t(2)` is no call of an unknown `t`.
   if (previous === 91 && opensLine(text, previousAt)) confident = true
-  if (previous === 40 && isNameCode(text.charCodeAt(previousAt - 1))) confident = true
+  if (previous === 40 && text.slice(Math.max(0, previousAt - 5), previousAt) === 'print') confident = true
   if (previous === 44 && followsListedCall(context, previousAt)) confident = true
   const fence = fenceAround(context, nameStart)
   if (fence && (fence.language === 'tool_code' || fence.language === 'python' || fence.language === 'py')) {
