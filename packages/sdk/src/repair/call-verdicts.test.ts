@@ -38,7 +38,7 @@ describe('repairToolCall', () => {
       ['name first', '{"name": "get_age", "arguments": {"name": "John"}}'],
       ['in a Hermes block', '<tool_call>\n{"arguments": {"name": "John"}, "name": "get_age"}\n</tool_call>'],
     ])("should let the envelope's own name name the tool and keep an argument called name (%s)", (_label, text) => {
-      for (const tools of [{ get_age, get_time }, { get_age }]) {
+      for (const tools of [{ get_age, get_time }, { get_age }] as ToolSet[]) {
         expect(repairToolCall(content(text), tools).toolCall).toEqual({ name: 'get_age', args: { name: 'John' } })
       }
     })
@@ -56,6 +56,19 @@ describe('repairToolCall', () => {
     it('should remove an envelope layer the model repeated', () => {
       const text = '{"name": "get_age", "arguments": {"name": "get_age", "arguments": {"name": "John"}}}'
       expect(repairToolCall(content(text), { get_age, get_time }).toolCall).toEqual({ name: 'get_age', args: { name: 'John' } })
+    })
+
+    it('should read a sole tool whose fields are name and parameters by the envelope first, by its fields when that fails', () => {
+      const named = tool('named', z.object({ name: z.string(), parameters: z.string() }))
+      expect(repairToolCall(content('{"name": "named", "parameters": {"name": "a", "parameters": "b"}}'), { named }).toolCall.args).toEqual({ name: 'a', parameters: 'b' })
+      expect(repairToolCall(content('{"name": "named", "parameters": "b"}'), { named }).toolCall.args).toEqual({ name: 'named', parameters: 'b' })
+    })
+
+    it('should not end a Hermes block at a closing tag written inside its JSON strings', () => {
+      const text = '<tool_call>\n{"name": "search", "arguments": {"query": "say </tool_call> then <tool_call> and {}"}}\n</tool_call>'
+      const result = repairToolCall(content(text), { search, get_time })
+      expect(result.toolCall).toEqual({ name: 'search', args: { query: 'say </tool_call> then <tool_call> and {}' } })
+      expect(result.dropped).toEqual([])
     })
 
     it('should keep the fields of a tool whose own fields are name and arguments', () => {

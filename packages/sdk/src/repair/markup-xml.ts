@@ -394,10 +394,22 @@ export function recognizeWrappers(context: ExtractionContext): void {
   for (let index = 0; index < tags.length && context.found.length < MAX_CALLS; index++) {
     const tag = tags[index]!
     if (tag.close || !WRAPPER_TAGS.has(tag.local) || tag.value !== undefined || tag.attributes.name) continue
-    const closeIndex = findClose(tags, index, tag.local)
+    let closeIndex = findClose(tags, index, tag.local)
+    // Tags written inside the JSON body's strings (`{"text": "</tool_call>"}`) are text of the body: the
+    // wrapper closes at the first tag after the JSON.
+    let following = index + 1
+    const bodyStart = skipSpaces(text, tag.end)
+    const opener = text.charCodeAt(bodyStart)
+    if ((opener === 123 || opener === 91) && following < tags.length) {
+      const jsonEnd = context.scan.endOf(bodyStart)
+      if (jsonEnd > tags[following]!.start) {
+        while (following < tags.length && tags[following]!.start < jsonEnd) following++
+        closeIndex = following < tags.length && tags[following]!.close && tags[following]!.local === tag.local ? following : -1
+      }
+    }
     let bodyEnd = text.length
     if (closeIndex >= 0) bodyEnd = tags[closeIndex]!.start
-    else if (index + 1 < tags.length) bodyEnd = tags[index + 1]!.start
+    else if (following < tags.length) bodyEnd = tags[following]!.start
     const body = text.slice(tag.end, bodyEnd)
     const trimmed = body.trim()
     const closeEnd = closeIndex >= 0 ? tags[closeIndex]!.end : bodyEnd
@@ -447,6 +459,7 @@ export function recognizeWrappers(context: ExtractionContext): void {
       cursor = skipSeparators(text, json.end, bodyEnd)
     }
     if (closeIndex >= 0) index = closeIndex
+    else if (following > index + 1) index = following - 1
   }
 }
 

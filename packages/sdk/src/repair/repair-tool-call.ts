@@ -568,6 +568,16 @@ function resolveCall(raw: RawCall, context: Context): Success | Failure {
   }
   let args = sanitizeValue(decoded.value, fixes)
   let id = raw.id
+  // `{"name": "t", "parameters": {…}}` for a sole tool `t` whose own fields are `name` and `parameters`:
+  // both an envelope naming a known tool and that tool's input. The envelope's own name names the
+  // call first; the object is the input only when that reading does not validate.
+  if (name === undefined && isEnvelope(args) && isOwnInput(args, raw.calledName, context)) {
+    const [first] = unwrapEnvelope({ args, fixes: [] })
+    if (first?.name !== undefined && first.args !== undefined && findTool(first.name.trim(), context)) {
+      const envelope = resolveCall({ ...first, fixes: [...fixes, ...first.fixes], ...(first.id ?? id ? { id: first.id ?? id } : {}), ...(raw.before ? { before: raw.before } : {}), ...(raw.inner ? { inner: true } : {}) }, context)
+      if ('result' in envelope) return envelope
+    }
+  }
 
   // An envelope in the arguments: taken when the call has no name, or the envelope names a known tool or
   // action — never when every key is a field of the tool the arguments already belong to. A layer
