@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { createClient, createMacroTool, defineTool, isInvokeError, repairToolCall } from '../index'
+import { createClient, createMacroTool, defineTool, repairToolCall } from '../index'
 import { sseChunks, startScriptedServer, type ScriptedServer } from '../testing'
 import type { ChatResponseMessage, StreamEvent, ToolSet } from '../types'
 import { createBrowserTools } from './__fixtures__/browser-tools'
+import { failure } from './__fixtures__/failure'
 
 // Verdicts on what a model wrote: which call it is, or that there is none. Each case is a whole
 // answer as a model writes it, and the expectation is what the user must see.
@@ -21,15 +22,6 @@ const AgentOutput = createMacroTool(createBrowserTools())
 const content = (text: string, extra: Partial<ChatResponseMessage> = {}): ChatResponseMessage => ({ role: 'assistant', content: text, ...extra })
 const native = (name: string, args: string): ChatResponseMessage => ({ role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name, arguments: args } }] })
 
-function failure(run: () => unknown) {
-  try {
-    run()
-  } catch (error) {
-    if (!isInvokeError(error)) throw new Error(`not an InvokeError: ${String(error)}`)
-    return error
-  }
-  throw new Error('expected an InvokeError')
-}
 
 describe('repairToolCall', () => {
   describe('envelopes by role', () => {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { createMacroTool, defineTool, isInvokeError, repairToolCall } from '../index'
+import { createMacroTool, defineTool, repairToolCall } from '../index'
 import type { ChatResponseMessage, Tool, ToolSet } from '../types'
 import { createBrowserTools } from './__fixtures__/browser-tools'
+import { failure } from './__fixtures__/failure'
 
 const AgentOutput = createMacroTool(createBrowserTools())
 const macro = { AgentOutput }
@@ -12,15 +13,6 @@ const native = (name: string, args: unknown, id = 'call_1'): ChatResponseMessage
   tool_calls: [{ id, type: 'function', function: { name, arguments: typeof args === 'string' ? args : JSON.stringify(args) } }],
 })
 
-function failure(run: () => unknown) {
-  try {
-    run()
-  } catch (error) {
-    if (!isInvokeError(error)) throw new Error(`not an InvokeError: ${String(error)}`)
-    return error
-  }
-  throw new Error('expected an InvokeError')
-}
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) {

@@ -8,7 +8,7 @@ import { decodeEscapedText, isTruncatedJson, parseKeyValueText, parseLenientJson
 import { matchName } from './markup-shared'
 import { ACTION_KEY, fieldNames, liftLabelledReflection, movedActionKey, safeJsonSchema, shapeMacroInput, type DroppedCall } from './shape-macro-input'
 import { readContentPart, splitReasoning } from './split-reasoning'
-import { discriminatorKeys, envelopeInput, flatInput, isEnvelope, isFieldsOnly, unwrapArgumentLayers, unwrapEnvelope, type RawCall } from './unwrap'
+import { discriminatorKeys, envelopeInput, envelopeName, flatInput, isEnvelope, isFieldsOnly, unwrapArgumentLayers, unwrapEnvelope, type RawCall } from './unwrap'
 
 export type { DroppedCall } from './shape-macro-input'
 
@@ -571,7 +571,7 @@ function resolveCall(raw: RawCall, context: Context): Success | Failure {
   // `{"name": "t", "parameters": {…}}` for a sole tool `t` whose own fields are `name` and `parameters`:
   // both an envelope naming a known tool and that tool's input. The envelope's own name names the
   // call first; the object is the input only when that reading does not validate.
-  if (name === undefined && isEnvelope(args) && isOwnInput(args, raw.calledName, context)) {
+  if (name === undefined && isEnvelope(args) && envelopeName(args) !== undefined && isOwnInput(args, raw.calledName, context)) {
     const [first] = unwrapEnvelope({ args, fixes: [] })
     if (first?.name !== undefined && first.args !== undefined && findTool(first.name.trim(), context)) {
       const envelope = resolveCall({ ...first, fixes: [...fixes, ...first.fixes], ...(first.id ?? id ? { id: first.id ?? id } : {}), ...(raw.before ? { before: raw.before } : {}), ...(raw.inner ? { inner: true } : {}) }, context)
