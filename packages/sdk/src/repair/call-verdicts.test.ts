@@ -79,7 +79,7 @@ describe('repairToolCall', () => {
     ])('should call %s malformed, retryable, not cut off', (_label, text, type) => {
       const error = failure(() => repairToolCall(content(text), { search, get_time }))
       expect(error).toMatchObject({ type, retryable: true })
-      expect(error.message).toContain('never closed, although the output was not cut off')
+      expect(error.message).toContain('never closed, though the output was not cut off')
     })
 
     it('should name the tool when its native arguments are unclosed', () => {

@@ -4,7 +4,7 @@ import { MAX_JSON_DEPTH, parseLenientJson } from './lenient-json'
 import { recognizeGemmaCalls } from './markup-gemma'
 import { recognizeKeyValueCalls } from './markup-key-value'
 import { recognizePythonicCalls } from './markup-pythonic'
-import { MAX_CALLS, addFound, cleanToolName, fenceAround, findFences, findSpecialTokens, overlapsAny, tokenStartingAt } from './markup-shared'
+import { MAX_CALLS, addFound, cleanToolName, fenceAround, findFences, findSpecialTokens, isNameCode, isSpaceCode, overlapsAny, readName, skipSpaces, tokenStartingAt } from './markup-shared'
 import type { ExtractedCall, ExtractionContext } from './markup-shared'
 import { recognizeTokenCalls } from './markup-tokens'
 import { recognizeArgumentPairs, recognizeElementTrees, recognizeNamedElements, recognizeWrappers, recognizeXmlCalls } from './markup-xml'
@@ -176,55 +176,42 @@ function addJsonCandidates(context: ExtractionContext): void {
   }
 }
 
-// Words that label a JSON block rather than name a call (`json\n{…}`, a fence's language without its fence).
-const LABEL_WORDS = new Set(['json', 'jsonc', 'json5', 'javascript', 'js', 'typescript', 'ts', 'python', 'py', 'yaml', 'xml', 'text', 'code', 'output', 'result', 'response', 'answer', 'example', 'tool_code', 'tool_call', 'tool_calls', 'function_call', 'function', 'functions', 'tool', 'tools', 'call', 'arguments', 'args', 'parameters', 'params', 'input'])
-const isCalledNameCode = (code: number) => (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 45 || code === 46
-// A lone capitalised word on the line above (`Sure`, `Answer`) is prose, not a tool's name.
-const PROSE_WORD = /^[A-Z][a-z]*$/
+// Words that label a JSON block rather than name a call (`json\n{…}`, a fence's language without its
+// fence), and a lone capitalised word (`Sure`, `Answer`): prose, not a tool's name.
+const LABEL = /^(?:json\w*|javascript|js|python|py|text|code|tool_?code|tool_?calls?|tools?|functions?(?:_?calls?)?|calls?|output|result|response|answer|arg(?:ument)?s|param(?:eter)?s|inputs?)$/i
 
 /**
  * The name written in a call's position right before the JSON object at `[start, end)`, known or not:
  * touching it (`web_search{…}`, Mistral's compact form with its tokens stripped), around it as the one
- * argument (`web_search({…})`), or alone on the line above it (`web_search\n{…}`).
+ * argument (`web_search({…})`), or alone on the line above it (`web_search\n{…}`). Every scan back is
+ * bounded, so a flood of braces on one line costs linear time.
  */
 function nameCalling(text: string, start: number, end: number): string | undefined {
   if (text.charCodeAt(start) !== 123) return undefined
-  let nameEnd = start
   const inParentheses = text.charCodeAt(start - 1) === 40
-  if (inParentheses) {
-    nameEnd = start - 1
-    let after = end
-    while (after < text.length && (text.charCodeAt(after) === 32 || text.charCodeAt(after) === 9)) after++
-    if (text.charCodeAt(after) !== 41) return undefined
-  }
+  if (inParentheses && text.charCodeAt(skipSpaces(text, end)) !== 41) return undefined
+  const nameEnd = inParentheses ? start - 1 : start
   let nameStart = nameEnd
-  while (nameStart > 0 && nameEnd - nameStart < 128 && isCalledNameCode(text.charCodeAt(nameStart - 1))) nameStart--
+  while (nameStart > 0 && nameEnd - nameStart < 128 && isNameCode(text.charCodeAt(nameStart - 1))) nameStart--
   if (nameStart < nameEnd) {
-    // Part of a longer token (`\\frac{`, `$x{`, `a/b{`): no name.
+    // Part of a longer token (`\\frac{`, `a/b{`): no name. A tag or token may come right before it.
     const before = text.charCodeAt(nameStart - 1)
-    if (nameStart > 0 && before !== 32 && before !== 9 && before !== 10 && before !== 13 && before !== 62 /* > */ && before !== 93 /* ] */) return undefined
-    return calledName(text.slice(nameStart, nameEnd))
+    return nameStart === 0 || isSpaceCode(before) || before === 62 || before === 93 ? calledName(text.slice(nameStart, nameEnd)) : undefined
   }
   if (inParentheses) return undefined
-  // `name` alone on the line above: only spaces between the line break and the JSON. Both scans back
-  // are bounded, so a flood of braces on one line costs linear time.
+  // `name` alone on the line above: only spaces between the line break and the JSON.
   let lineBreak = start - 1
-  while (lineBreak >= 0 && (text.charCodeAt(lineBreak) === 32 || text.charCodeAt(lineBreak) === 9 || text.charCodeAt(lineBreak) === 13)) lineBreak--
-  if (lineBreak < 0 || text.charCodeAt(lineBreak) !== 10) return undefined
-  let previousStart = lineBreak
-  while (previousStart > 0 && lineBreak - previousStart < 130 && text.charCodeAt(previousStart - 1) !== 10) previousStart--
-  if (previousStart > 0 && text.charCodeAt(previousStart - 1) !== 10) return undefined
-  const line = text.slice(previousStart, lineBreak).trim()
-  if (PROSE_WORD.test(line)) return undefined
-  for (let index = 0; index < line.length; index++) if (!isCalledNameCode(line.charCodeAt(index))) return undefined
-  return calledName(line)
+  while (lineBreak >= 0 && text.charCodeAt(lineBreak) !== 10 && isSpaceCode(text.charCodeAt(lineBreak))) lineBreak--
+  if (text.charCodeAt(lineBreak) !== 10) return undefined
+  const lineStart = Math.max(0, lineBreak - 130)
+  const line = text.slice(lineStart, lineBreak)
+  const from = line.lastIndexOf('\n') + 1
+  return from > 0 || lineStart === 0 ? calledName(line.slice(from).trim()) : undefined
 }
 
 function calledName(raw: string): string | undefined {
-  const name = cleanToolName(raw.replace(/[.:-]+$/, ''))
-  const first = name.charCodeAt(0)
-  if (!((first >= 65 && first <= 90) || (first >= 97 && first <= 122) || first === 95)) return undefined
-  return LABEL_WORDS.has(name.toLowerCase()) ? undefined : name
+  const name = cleanToolName(raw)
+  return name && readName(name, 0) === name.length && !LABEL.test(name) && !/^[A-Z][a-z]*$/.test(name) ? name : undefined
 }
 
 // Words looked at before a JSON value for a name hint, and how far back on its line.

@@ -81,7 +81,7 @@ export function tokenStartingAt(tokens: readonly SpecialToken[], offset: number)
   return undefined
 }
 
-const isNameCode = (code: number) =>
+export const isNameCode = (code: number) =>
   (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 45 || code === 46 || code === 36
 
 /** Reads a (dotted) identifier at `index`; returns its end, or `index` when there is none. */

@@ -153,10 +153,10 @@ describe('repairToolCall', () => {
       // an unclosed value there is a malformed call, retryable, never output_truncated.
       const native_ = failure(() => repairToolCall(native('AgentOutput', '{"action": {"input_text": {"index": 1, "text": "hel'), macro))
       expect(native_).toMatchObject({ type: 'invalid_tool_args', retryable: true })
-      expect(native_.message).toContain('"AgentOutput" end inside a value that is never closed, although the output was not cut off')
+      expect(native_.message).toContain('"AgentOutput" end inside a value that is never closed, though the output was not cut off')
       const content = failure(() => repairToolCall({ content: '<tool_call>{"name": "AgentOutput", "arguments": {"action": {"scroll": {' }, macro))
       expect(content).toMatchObject({ type: 'no_tool_call', retryable: true })
-      expect(content.message).toContain('never closed, although the output was not cut off')
+      expect(content.message).toContain('never closed, though the output was not cut off')
     })
 
     it('should quote what the model said when there is no call at all', () => {

@@ -715,7 +715,7 @@ function explainFailure(context: Context, answer: string, reasoning: string[], m
   if (context.unclosed) {
     return new InvokeError(
       'no_tool_call',
-      `The answer ends inside a tool call or JSON value it never closed, although the output was not cut off (the model stopped on its own): the call is malformed and was not executed.${detail} Retrying usually helps.`,
+      `The answer ends inside a call or JSON value that is never closed, though the output was not cut off (the model stopped on its own): malformed, not executed.${detail} Retrying usually helps.`,
     )
   }
   return new InvokeError(
@@ -728,8 +728,7 @@ function explainFailure(context: Context, answer: string, reasoning: string[], m
 
 /** Arguments that end inside a value they never closed, in an answer the model ended itself. */
 function unclosedMessage(name: string | undefined): string {
-  const what = name ? `The arguments of "${previewValue(name, 80).replace(/^"|"$/g, '')}"` : 'The call'
-  return `${what} end inside a value that is never closed, although the output was not cut off: the call is malformed and was not executed.`
+  return `The arguments of ${name ? previewValue(name, 80) : 'the call'} end inside a value that is never closed, though the output was not cut off: malformed, not executed.`
 }
 
 /**
