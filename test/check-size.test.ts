@@ -39,8 +39,10 @@ describe('scripts/check-size.mjs', () => {
   // up +2.6 kB (52,567 → 55,151) for the agent loop: result.messages with echoed provider fields and
   // generated ids, reask feedback, usage and evidence per HTTP request, streamed reasoning_details.
   // up +1.3 kB (55,151 → 56,434) for markup values kept as written: the schema-guided value decoder,
-  // XML references, FunctionGemma `<escape>`, per-format layout rules.
-  const SDK_CEILING = 56_702
+  // XML references, FunctionGemma `<escape>`, per-format layout rules. Up +1.1 kB (1,093 B) for issue
+  // 10's JSON-side verdicts (envelopes by role, malformed vs cut-off calls, nameless JSON only when it
+  // fits, the name written before JSON, dropped calls by name, prose is prose).
+  const SDK_CEILING = 57_795
   it(`should keep @wildcall/sdk under its ratchet ceiling of ${SDK_CEILING} B gzip`, () => {
     const sdk = byName.get('@wildcall/sdk')!
     expect(sdk.gzip).toBeLessThanOrEqual(SDK_CEILING)
