@@ -185,6 +185,8 @@ describe('repairToolCall', () => {
       ['citations in a sentence', 'Paris is the capital of France [1][2].'],
       ['a list of citations', 'Sources: [1], [2], [3]'],
       ['a numbered reference', 'See [12] and [3, 4] for details.'],
+      ["xLAM's empty list (its way of calling nothing)", '[]'],
+      ['an empty Granite call list', '<|tool_call|>[]'],
     ])('should answer no_tool_call for %s, claiming no call', (_label, text) => {
       for (const [tools, options] of [
         [{ search }, {}],
