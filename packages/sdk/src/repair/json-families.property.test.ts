@@ -44,7 +44,7 @@ const KINDS = {
 } as const
 type Kind = keyof typeof KINDS
 
-const toolName = fc.stringMatching(/^[a-zA-Z_](?:[a-zA-Z0-9_-]{0,18}[a-zA-Z0-9_])?$/)
+const toolName = fc.stringMatching(/^[a-zA-Z_](?:[\w-]{0,18}\w)?$/)
 const fields = fc.uniqueArray(fc.tuple(key, fc.constantFrom(...(Object.keys(KINDS) as Kind[]))), { maxLength: 4, selector: ([name]) => name })
 const toolSpecs = fc.uniqueArray(fc.record({ name: toolName, fields }), { minLength: 1, maxLength: 3, selector: (tool) => tool.name.toLowerCase().replace(/[-_]/g, '') })
 
