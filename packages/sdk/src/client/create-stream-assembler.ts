@@ -1,7 +1,8 @@
 import type { ChatResponse, ChatResponseMessage, ChatStreamChunk, ChatStreamToolCallDelta, ChatToolCall, ChatUsage, StreamEvent } from '../types'
 import { createMarkupPreview } from './create-markup-preview'
 import { createDeltaLists } from './merge-delta-lists'
-import { parsePartialJson } from './parse-partial-json'
+import { createPartialJsonReader, type PartialJsonReader } from './parse-partial-json'
+import { createTextBuffer } from './text-buffer'
 
 /** Builds one chat-completions response out of stream chunks, emitting deltas as they come. */
 export interface StreamAssembler {
@@ -27,10 +28,14 @@ interface CallState {
   id?: string
   type?: string
   name: string
-  text: string
+  /** The arguments' text so far, scanned as it comes (for a call in content: from its `{`). */
+  json: PartialJsonReader
   /** Set when a server sent the arguments as an object rather than a JSON string. */
   object?: Record<string, unknown>
   parsedLength: number
+  /** The JSON reader's version last shown. */
+  shownVersion?: number
+  /** The last preview shown, serialised (markup and object arguments, which have no version). */
   lastPartial?: string
   /** A call written into content: its JSON may be an envelope `{ name, arguments }`. */
   inContent?: boolean
@@ -51,6 +56,8 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value !== ''
 // `<think>`, `<thinking>`, `<seed:think>` and their closers (at most 21 characters).
 const THINK_TAG = /<(\/?)(?:\w{1,8}:)?think(?:ing)?>/g
+// A marker split across two deltas starts at most this many characters before the new one.
+const THINK_TAG_CARRY = 20
 
 /**
  * Assembles a chat-completions stream the way real servers send it: tool-call fragments with or
@@ -72,16 +79,19 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
   const calls: CallState[] = []
   const byIndex = new Map<number, CallState>()
   let last: CallState | undefined
-  let content = ''
-  // A call written into content (no tool_calls): where its JSON starts, outside any <think> block.
+  // Appended to and never searched: every scan below reads only the new delta (a search of a
+  // growing string copies it whole on each delta, a quadratic total).
+  const content = createTextBuffer()
+  // The last characters of content, where a think marker cut by a delta boundary starts.
+  let contentTail = ''
+  // A call written into content (no tool_calls): its JSON from its `{`, outside any <think> block.
   let contentCall: CallState | undefined
   // Or written as markup (`<parameter=KEY>`, `<arg_key>`): read incrementally, previewed from there.
   let markup = createMarkupPreview()
   let thinking = false
-  let searchFrom = 0
-  let reasoningContent = ''
-  let reasoning = ''
-  let refusal = ''
+  const reasoningContent = createTextBuffer()
+  const reasoning = createTextBuffer()
+  const refusal = createTextBuffer()
   let role: string | undefined
   let functionCall: { name: string; arguments: string } | undefined
   let finishReason: string | null = null
@@ -91,7 +101,7 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
   const deltaLists = createDeltaLists(DELTA_FIELDS)
 
   function startCall(): CallState {
-    const call: CallState = { position: calls.length, name: '', text: '', parsedLength: 0 }
+    const call: CallState = { position: calls.length, name: '', json: createPartialJsonReader(), parsedLength: 0 }
     calls.push(call)
     return call
   }
@@ -100,12 +110,17 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
     let args: unknown
     if (call.object) args = call.object
     else {
-      const size = call.markup ? content.length - markup.start : call.text.length
+      const size = call.markup ? content.length - markup.start : call.json.length
       const pending = size - call.parsedLength
       if (pending === 0) return
       if (!force && pending < Math.max(stepBytes, size >> 3)) return
       call.parsedLength = size
-      const parsed = call.markup ? { value: markup.read(content) } : parsePartialJson(call.text)
+      if (!call.markup) {
+        // The JSON reader knows when its value changed: no need to compare serialised previews.
+        if (call.json.version === call.shownVersion) return
+        call.shownVersion = call.json.version
+      }
+      const parsed = call.markup ? { value: markup.read() } : call.json.read()
       if (!parsed) return
       args = parsed.value
       if (call.inContent && isRecord(args) && typeof args.name === 'string') {
@@ -116,48 +131,63 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
         }
       }
     }
-    const serialised = JSON.stringify(args)
-    if (serialised === call.lastPartial) return
-    call.lastPartial = serialised
+    if (call.markup || call.object) {
+      const serialised = JSON.stringify(args)
+      if (serialised === call.lastPartial) return
+      call.lastPartial = serialised
+    }
     emit({ type: 'partial', args, index: call.position, ...(call.name ? { name: call.name } : {}) })
   }
 
   /**
    * Previews a call the model writes into content as JSON (bare, fenced or in `<tool_call>`) or as
-   * named-parameter markup, so its reflection shows live too. Only new text is scanned; the repair at
-   * the end decides what it was.
+   * named-parameter markup, so its reflection shows live too. Only the new delta is scanned (with
+   * the few characters before it where a think marker may start); the repair at the end decides
+   * what it was.
    */
-  function pushContent(previous: number) {
+  function pushContent(delta: string) {
     if (calls.length > 0) return
-    // A marker split across two deltas starts at most 20 characters back; one seen whole before is skipped.
-    THINK_TAG.lastIndex = Math.max(0, previous - 20)
-    for (let match = THINK_TAG.exec(content); match; match = THINK_TAG.exec(content)) {
+    const window = contentTail + delta
+    // Where `window` starts in content, and the text after the last think marker in it.
+    const windowAt = content.length - window.length
+    let fresh = delta
+    THINK_TAG.lastIndex = 0
+    for (let match = THINK_TAG.exec(window); match; match = THINK_TAG.exec(window)) {
       const end = match.index + match[0].length
-      if (end <= previous) continue
+      // A marker seen whole with an earlier delta was handled then.
+      if (end <= contentTail.length) continue
       // A call before a closing </think> was a draft inside the reasoning (the template opened it).
       thinking = !match[1]
-      if (!thinking) searchFrom = end
       contentCall = undefined
-      markup = createMarkupPreview(end)
+      markup = createMarkupPreview(windowAt + end)
+      fresh = window.slice(end)
     }
+    contentTail = window.length > THINK_TAG_CARRY ? window.slice(-THINK_TAG_CARRY) : window
     if (thinking) return
     if (contentCall?.markup === false) {
-      contentCall.text += content.slice(previous)
+      contentCall.json.push(fresh)
       emitPartial(contentCall, false)
       return
     }
-    markup.scan(content)
+    markup.push(fresh)
     if (markup.start >= 0) {
-      contentCall ??= { position: 0, name: '', text: '', parsedLength: 0, markup: true }
+      contentCall ??= { position: 0, name: '', json: createPartialJsonReader(), parsedLength: 0, markup: true }
       contentCall.name = markup.name ?? ''
       emitPartial(contentCall, false)
       return
     }
-    const start = content.indexOf('{', Math.max(searchFrom, previous))
+    const start = fresh.indexOf('{')
     if (start < 0) return
     // `<function=NAME>` before a JSON body names the call.
-    contentCall = { position: 0, name: markup.name ?? '', text: content.slice(start), parsedLength: 0, inContent: true, markup: false }
+    contentCall = { position: 0, name: markup.name ?? '', json: createPartialJsonReader(), parsedLength: 0, inContent: true, markup: false }
+    contentCall.json.push(fresh.slice(start))
     emitPartial(contentCall, false)
+  }
+
+  function pushText(delta: string) {
+    content.append(delta)
+    emit({ type: 'text', delta })
+    pushContent(delta)
   }
 
   function pushToolCall(fragment: ChatStreamToolCallDelta) {
@@ -194,7 +224,7 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
     if (typeof args === 'string' && args !== '') {
       // Once a server sent the arguments whole as an object, later string bytes would only repeat them.
       if (call.object) return
-      call.text += args
+      call.json.push(args)
       emit({ type: 'arguments', delta: args, index: position, ...(call.name ? { name: call.name } : {}) })
       emitPartial(call, false)
     } else if (isRecord(args)) {
@@ -223,28 +253,19 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
         deltaLists.push(delta)
         const thinking = delta.reasoning_content
         if (nonEmpty(thinking)) {
-          reasoningContent += thinking
+          reasoningContent.append(thinking)
           emit({ type: 'reasoning', delta: thinking })
         }
         // Some servers fill both fields with the same text: show it once, keep both as sent.
         if (nonEmpty(delta.reasoning)) {
-          reasoning += delta.reasoning
+          reasoning.append(delta.reasoning)
           if (delta.reasoning !== thinking) emit({ type: 'reasoning', delta: delta.reasoning })
         }
-        const before = content.length
-        if (nonEmpty(delta.content)) {
-          content += delta.content
-          emit({ type: 'text', delta: delta.content })
-        } else if (Array.isArray(delta.content)) {
-          for (const part of delta.content) {
-            if (isRecord(part) && nonEmpty(part.text)) {
-              content += part.text
-              emit({ type: 'text', delta: part.text })
-            }
-          }
+        if (nonEmpty(delta.content)) pushText(delta.content)
+        else if (Array.isArray(delta.content)) {
+          for (const part of delta.content) if (isRecord(part) && nonEmpty(part.text)) pushText(part.text)
         }
-        if (content.length > before) pushContent(before)
-        if (nonEmpty(delta.refusal)) refusal += delta.refusal
+        if (nonEmpty(delta.refusal)) refusal.append(delta.refusal)
         if (Array.isArray(delta.tool_calls)) {
           for (const fragment of delta.tool_calls) if (isRecord(fragment)) pushToolCall(fragment)
         }
@@ -261,20 +282,20 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
     finish() {
       for (const call of calls) emitPartial(call, true)
       if (contentCall && calls.length === 0) emitPartial(contentCall, true)
-      const message: ChatResponseMessage = { ...deltaLists.result(), role: role ?? 'assistant', content: content === '' ? null : content }
+      const message: ChatResponseMessage = { ...deltaLists.result(), role: role ?? 'assistant', content: content.length === 0 ? null : content.toString() }
       if (calls.length > 0) {
         message.tool_calls = calls.map((call, index): ChatToolCall => ({
           ...call.extra,
           ...(call.id ? { id: call.id } : {}),
           type: call.type ?? 'function',
           index,
-          function: { name: call.name, arguments: call.object ?? call.text },
+          function: { name: call.name, arguments: call.object ?? call.json.text },
         }))
       }
       if (functionCall) message.function_call = functionCall
-      if (reasoningContent) message.reasoning_content = reasoningContent
-      if (reasoning) message.reasoning = reasoning
-      if (refusal) message.refusal = refusal
+      if (reasoningContent.length > 0) message.reasoning_content = reasoningContent.toString()
+      if (reasoning.length > 0) message.reasoning = reasoning.toString()
+      if (refusal.length > 0) message.refusal = refusal.toString()
       return {
         ...meta,
         object: 'chat.completion',

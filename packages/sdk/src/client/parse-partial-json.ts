@@ -1,194 +1,300 @@
 import { MAX_JSON_DEPTH } from '../repair/lenient-json'
+import { setOwn } from '../repair/markup-shared'
 import { trimEndOf } from '../text/trim-end-of'
+import { createTextBuffer, type TextBuffer } from './text-buffer'
 
 type Expect = 'key' | 'colon' | 'value' | 'comma'
 
 interface Frame {
   kind: 'object' | 'array'
   expect: Expect
+  container: Record<string, unknown> | unknown[]
+  /** The key whose value comes next (objects). */
+  key?: string
+  /** Where the open child container sits: its key (objects). */
+  childKey?: string
+  /** Whether the last entry is a container still open (it is copied, not shared, in a snapshot). */
+  openChild?: boolean
 }
 
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/
-const LITERALS = new Set(['true', 'false', 'null'])
+const LITERALS: Record<string, unknown> = { true: true, false: false, null: null }
+const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' }
+const HEX = /^[\dA-Fa-f]{4}$/
 
 /**
- * Closes a JSON text that was cut off anywhere, in one linear pass: an open string value is closed
- * where it stops, open objects and arrays are closed, and whatever cannot be completed honestly (a
- * half-written key, a key without its value, `tru`, `-`) is dropped rather than guessed. Raw control
- * characters inside strings (models write raw newlines) are escaped. Returns `undefined` when not
- * even the first value has started.
+ * A JSON text read piece by piece as it streams, with the value built as it goes: each piece is
+ * scanned once, the scanner's state (open containers, an open string or number) is kept between
+ * pieces, and a preview copies only the containers still open. Reading a text of any length in any
+ * number of pieces, with a preview now and then, costs a linear total.
+ */
+export interface PartialJsonReader {
+  /** Scans one more piece of the text. */
+  push(piece: string): void
+  /** The text so far. */
+  readonly text: string
+  /** Characters pushed so far. */
+  readonly length: number
+  /** Grows whenever the value a preview shows may have changed. */
+  readonly version: number
+  /**
+   * The value so far, as {@link parsePartialJson} reads it: an open string closed where it stops,
+   * open containers closed, a half-written key, `tru` or `-` left out. `undefined` before the first
+   * value started or when the text is not JSON from its start.
+   */
+  read(): { value: unknown } | undefined
+}
+
+/**
+ * Creates the incremental reader behind {@link parsePartialJson}.
  *
  * @example
  * ```ts
- * completePartialJson('{"memory": "Clicked the bu') // '{"memory": "Clicked the bu"}'
- * completePartialJson('{"a": 1, "nex')              // '{"a": 1}'
+ * const reader = createPartialJsonReader()
+ * reader.push('{"memory": "Clicked')
+ * reader.push(' the bu')
+ * reader.read()?.value // { memory: 'Clicked the bu' }
  * ```
  */
-export function completePartialJson(text: string): string | undefined {
+export function createPartialJsonReader(): PartialJsonReader {
   const stack: Frame[] = []
-  // The closing brackets of the open containers, innermost first.
-  let closers = ''
-  let safeEnd = -1
-  let safeClosers = ''
+  const text = createTextBuffer()
+  let version = 0
+  let root: { value: unknown } | undefined
   let topDone = false
+  // Set once the text went wrong (a value after a value, `True`, a bad escape): what came before stands.
+  let ended = false
+  // An open string: its decoded text so far, whether it is a key, and a half-read escape.
   let inString = false
   let stringIsKey = false
-  let escape = false
-  let unicodeLeft = 0
-  let escapeStart = -1
-  let tokenStart = -1
-  const controls: number[] = []
+  let string: TextBuffer = createTextBuffer()
+  let escape = ''
+  // An open number or literal.
+  let token = ''
 
   const expecting = (): Expect => (stack.length === 0 ? (topDone ? 'comma' : 'value') : stack[stack.length - 1]!.expect)
-  const setExpect = (expect: Expect) => {
-    if (stack.length > 0) stack[stack.length - 1]!.expect = expect
+  const place = (value: unknown, open: boolean) => {
+    version++
+    const top = stack[stack.length - 1]
+    if (!top) {
+      root = { value }
+      if (!open) topDone = true
+      return
+    }
+    if (Array.isArray(top.container)) top.container.push(value)
+    else {
+      setOwn(top.container, top.key!, value)
+      if (open) top.childKey = top.key
+    }
+    top.openChild = open
+    top.expect = 'comma'
   }
-  const valueDone = (end: number) => {
-    if (stack.length === 0) topDone = true
-    else setExpect('comma')
-    safeEnd = end
-    safeClosers = closers
+  const endToken = (): boolean => {
+    const value = tokenValue(token)
+    token = ''
+    if (value === undefined) return false
+    place(value.value, false)
+    return true
   }
-  const tokenValid = (token: string) => NUMBER.test(token) || LITERALS.has(token)
 
-  let index = 0
-  let stopped = false
-  scan: for (; index < text.length; index++) {
-    const char = text[index]!
-    if (inString) {
-      if (unicodeLeft > 0) unicodeLeft--
-      else if (escape) {
-        escape = false
-        if (char === 'u') unicodeLeft = 4
-      } else if (char === '\\') {
-        escape = true
-        escapeStart = index
-      } else if (char === '"') {
-        inString = false
-        if (stringIsKey) setExpect('colon')
-        else valueDone(index + 1)
-        if (topDone) break
-      } else if (char < ' ') controls.push(index)
-      continue
-    }
-    if (tokenStart >= 0) {
-      if (/[\w.+-]/.test(char)) continue
-      if (!tokenValid(text.slice(tokenStart, index))) {
-        stopped = true
-        break
-      }
-      tokenStart = -1
-      valueDone(index)
-      if (topDone) break
-    }
-    if (char === ' ' || char === '\n' || char === '\r' || char === '\t') continue
-    const expect = expecting()
-    switch (char) {
-      case '{':
-      case '[':
-        // Deeper than any JSON the repair accepts: the preview stops there (100k `[` overflowed JSON.stringify).
-        if (expect !== 'value' || stack.length >= MAX_JSON_DEPTH) break scan
-        stack.push({ kind: char === '{' ? 'object' : 'array', expect: char === '{' ? 'key' : 'value' })
-        closers = (char === '{' ? '}' : ']') + closers
-        safeEnd = index + 1
-        safeClosers = closers
-        continue
-      case '}':
-      case ']': {
-        const top = stack[stack.length - 1]
-        const kind = char === '}' ? 'object' : 'array'
-        // A trailing comma (`{"a": 1,}`) is tolerated: the value before it is complete.
-        if (!top || top.kind !== kind || !(expect === 'comma' || expect === (kind === 'object' ? 'key' : 'value'))) break scan
-        stack.pop()
-        closers = closers.slice(1)
-        valueDone(index + 1)
-        if (topDone) break scan
-        continue
-      }
-      case ':':
-        if (expect !== 'colon') break scan
-        setExpect('value')
-        continue
-      case ',':
-        if (expect !== 'comma' || stack.length === 0) break scan
-        setExpect(stack[stack.length - 1]!.kind === 'object' ? 'key' : 'value')
-        continue
-      case '"':
-        if (expect !== 'key' && expect !== 'value') break scan
-        inString = true
-        stringIsKey = expect === 'key'
-        continue
-      default:
-        if (expect === 'value' && /[-\dtfn]/.test(char)) {
-          tokenStart = index
+  /** Scans `piece`; returns false once nothing more can be read. */
+  function scan(piece: string): boolean {
+    const length = piece.length
+    for (let index = 0; index < length; index++) {
+      if (inString) {
+        if (escape !== '') {
+          escape += piece[index]
+          if (escape.length === 2 && escape !== '\\u') {
+            const decoded = ESCAPES[escape[1]!]
+            if (decoded === undefined) return false
+            string.append(decoded)
+            escape = ''
+          } else if (escape.length === 6) {
+            const hex = escape.slice(2)
+            if (!HEX.test(hex)) return false
+            string.append(String.fromCharCode(Number.parseInt(hex, 16)))
+            escape = ''
+          } else continue
+          if (!stringIsKey) version++
           continue
         }
-        break scan
-    }
-  }
-  if (index < text.length) stopped = true
-
-  let end = safeEnd
-  let suffix = safeClosers
-  if (!stopped && !topDone) {
-    if (inString && !stringIsKey) {
-      // Close the open string value where it stops, minus a half-written escape sequence.
-      end = escape || unicodeLeft > 0 ? escapeStart : text.length
-      suffix = `"${closers}`
-    } else if (tokenStart >= 0) {
-      const raw = text.slice(tokenStart)
-      // A number cut after `.`, `e` or a sign still shows its digits; a cut literal shows nothing.
-      const token = /^[-\d]/.test(raw) ? trimEndOf(raw, '.eE+-') : raw
-      if (token && tokenValid(token)) {
-        end = tokenStart + token.length
-        suffix = closers
+        // A run of plain characters is taken whole (raw control characters too: models write raw newlines).
+        let end = index
+        while (end < length) {
+          const code = piece.charCodeAt(end)
+          if (code === 34 || code === 92) break
+          end++
+        }
+        if (end > index) {
+          string.append(piece.slice(index, end))
+          if (!stringIsKey) version++
+          index = end
+          if (index === length) break
+        }
+        if (piece.charCodeAt(index) === 92) {
+          escape = '\\'
+          continue
+        }
+        inString = false
+        if (stringIsKey) {
+          stack[stack.length - 1]!.key = string.toString()
+          stack[stack.length - 1]!.expect = 'colon'
+        } else {
+          place(string.toString(), false)
+          if (topDone) return false
+        }
+        string = createTextBuffer()
+        continue
+      }
+      const char = piece[index]!
+      if (token !== '') {
+        if (/[\w.+-]/.test(char)) {
+          token += char
+          version++
+          continue
+        }
+        if (!endToken()) return false
+        if (topDone) return false
+      }
+      if (char === ' ' || char === '\n' || char === '\r' || char === '\t') continue
+      const expect = expecting()
+      switch (char) {
+        case '{':
+        case '[': {
+          // Deeper than any call's arguments: a flood of `[` would overflow a preview's serialisation.
+          if (expect !== 'value' || stack.length >= MAX_JSON_DEPTH) return false
+          const container = char === '{' ? {} : []
+          place(container, true)
+          stack.push({ kind: char === '{' ? 'object' : 'array', expect: char === '{' ? 'key' : 'value', container })
+          continue
+        }
+        case '}':
+        case ']': {
+          const top = stack[stack.length - 1]
+          const kind = char === '}' ? 'object' : 'array'
+          // A trailing comma (`{"a": 1,}`) is tolerated: the value before it is complete.
+          if (!top || top.kind !== kind || !(expect === 'comma' || expect === (kind === 'object' ? 'key' : 'value'))) return false
+          stack.pop()
+          version++
+          const parent = stack[stack.length - 1]
+          if (parent) parent.openChild = false
+          else {
+            topDone = true
+            return false
+          }
+          continue
+        }
+        case ':':
+          if (expect !== 'colon') return false
+          stack[stack.length - 1]!.expect = 'value'
+          continue
+        case ',':
+          if (expect !== 'comma' || stack.length === 0) return false
+          stack[stack.length - 1]!.expect = stack[stack.length - 1]!.kind === 'object' ? 'key' : 'value'
+          continue
+        case '"':
+          if (expect !== 'key' && expect !== 'value') return false
+          inString = true
+          stringIsKey = expect === 'key'
+          if (!stringIsKey) version++
+          continue
+        default:
+          if (expect === 'value' && /[-\dtfn]/.test(char)) {
+            token = char
+            version++
+            continue
+          }
+          return false
       }
     }
-  } else if (topDone) {
-    suffix = ''
+    return true
   }
-  if (end < 0) return undefined
-  return escapeControls(text.slice(0, end), controls) + suffix
+
+  /** The open string value or number as it would show now, if it shows. */
+  function openLeaf(): { value: unknown } | undefined {
+    if (ended) return undefined
+    if (inString) return stringIsKey ? undefined : { value: string.toString() }
+    if (token === '') return undefined
+    // A number cut after `.`, `e` or a sign still shows its digits; a cut literal shows nothing.
+    return tokenValue(/^[-\d]/.test(token) ? trimEndOf(token, '.eE+-') : token)
+  }
+
+  const reader: PartialJsonReader = {
+    get text() {
+      return text.toString()
+    },
+    get length() {
+      return text.length
+    },
+    get version() {
+      return version
+    },
+    push(piece) {
+      text.append(piece)
+      if (!ended && !topDone && !scan(piece)) {
+        // Whatever was open when the text went wrong (or after the value ended) is not shown.
+        if (!topDone) ended = true
+        inString = false
+        token = ''
+      }
+    },
+    read() {
+      let leaf = openLeaf()
+      // Copy the open containers innermost first; a closed one is final and shared.
+      for (let depth = stack.length - 1; depth >= 0; depth--) {
+        const frame = stack[depth]!
+        const copy: Record<string, unknown> | unknown[] = Array.isArray(frame.container) ? frame.container.slice() : { ...frame.container }
+        const child = depth < stack.length - 1 ? leaf : undefined
+        if (child) {
+          if (Array.isArray(copy)) copy[copy.length - 1] = child.value
+          else setOwn(copy, frame.childKey!, child.value)
+        } else if (leaf && frame.expect === 'value') {
+          if (Array.isArray(copy)) copy.push(leaf.value)
+          else setOwn(copy, frame.key!, leaf.value)
+        }
+        leaf = { value: copy }
+      }
+      const value = stack.length > 0 ? leaf : (root ?? leaf)
+      if (!value) return undefined
+      // Arguments sent as a JSON string (double-encoded) are opened too.
+      return typeof value.value === 'string' && /^\s*[{[]/.test(value.value) ? (parseNested(value.value) ?? value) : value
+    },
+  }
+  return reader
 }
 
-function escapeControls(text: string, controls: number[]): string {
-  if (controls.length === 0) return text
-  let out = ''
-  let from = 0
-  for (const position of controls) {
-    if (position >= text.length) break
-    out += text.slice(from, position) + `\\u${text.charCodeAt(position).toString(16).padStart(4, '0')}`
-    from = position + 1
+function tokenValue(token: string): { value: unknown } | undefined {
+  if (Object.hasOwn(LITERALS, token)) return { value: LITERALS[token] }
+  return NUMBER.test(token) ? { value: Number(token) } : undefined
+}
+
+let nesting = 0
+function parseNested(text: string): { value: unknown } | undefined {
+  if (nesting >= 2) return undefined
+  nesting++
+  try {
+    return parsePartialJson(text)
+  } finally {
+    nesting--
   }
-  return out + text.slice(from)
 }
 
 /**
- * Best-effort parse of the arguments a model is still writing: {@link completePartialJson}, then
- * `JSON.parse`. A string that itself holds JSON (double-encoded arguments) is opened too. Returns
+ * Best-effort parse of the arguments a model is still writing, in one linear pass: an open string
+ * value is closed where it stops, open objects and arrays are closed, and whatever cannot be
+ * completed honestly (a half-written key, a key without its value, `tru`, `-`) is left out rather
+ * than guessed. A string that itself holds JSON (double-encoded arguments) is opened too. Returns
  * `undefined` when nothing can be parsed yet. The value is only a preview: fields appear, grow and
- * may still change until the stream ends.
+ * may still change until the stream ends. For a text that grows, use {@link createPartialJsonReader}.
  *
  * @example
  * ```ts
  * parsePartialJson('{"memory": "Opened the pa')?.value // { memory: 'Opened the pa' }
+ * parsePartialJson('{"a": 1, "nex')?.value            // { a: 1 }
  * ```
  */
 export function parsePartialJson(text: string): { value: unknown } | undefined {
-  return parseLevel(text, 0)
-}
-
-function parseLevel(text: string, depth: number): { value: unknown } | undefined {
-  const completed = completePartialJson(text)
-  if (completed === undefined) return undefined
-  let value: unknown
-  try {
-    value = JSON.parse(completed)
-  } catch {
-    return undefined
-  }
-  if (typeof value === 'string' && depth < 2 && /^\s*[{[]/.test(value)) {
-    return parseLevel(value, depth + 1) ?? { value }
-  }
-  return { value }
+  const reader = createPartialJsonReader()
+  reader.push(text)
+  return reader.read()
 }
