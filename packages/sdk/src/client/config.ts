@@ -41,11 +41,19 @@ export interface ClientConfig {
   /** A retry count, or full backoff options. */
   retry?: number | RetryOptions
   /**
-   * Abort one HTTP attempt after this long (a retryable `timeout`). With `stream()` it bounds the wait
-   * for the response headers, then each silence between two chunks (an idle timeout), so a long answer
-   * that keeps coming is never cut. Default: no timeout.
+   * Abort one HTTP attempt after this long (a retryable `timeout`, retried within `maxRetries`). With
+   * `stream()` it bounds the wait for the response headers, then each silence between two chunks (an
+   * idle timeout), so a long answer that keeps coming is never cut. Default: none; `deadlineMs` still
+   * ends the call.
    */
   timeoutMs?: number
+  /**
+   * The whole call's deadline, retries and backoff included: `invoke` and `stream` end with a
+   * `timeout` once it passes, even while a server trickles a byte now and then, and no retry starts
+   * that could not begin before it. It bounds the wait for the model, not your tool's `execute`.
+   * Default 600,000 (10 minutes); `Infinity` for none. A call may override it (`deadlineMs` option).
+   */
+  deadlineMs?: number
   /** Extra adapters for this client; they match before registered and built-in ones. */
   adapters?: Adapter[]
   /** The registry to resolve adapters from. Default: the shared default registry. */
@@ -129,6 +137,7 @@ export function validateConfig(config: unknown): asserts config is ClientConfig 
     }
   }
   if (c.timeoutMs !== undefined && !(typeof c.timeoutMs === 'number' && c.timeoutMs > 0 && Number.isFinite(c.timeoutMs))) fail('timeoutMs', `must be a positive number of milliseconds (got ${JSON.stringify(c.timeoutMs)}).`)
+  if (c.deadlineMs !== undefined && !(typeof c.deadlineMs === 'number' && c.deadlineMs > 0)) fail('deadlineMs', `must be a positive number of milliseconds, or Infinity for none (got ${JSON.stringify(c.deadlineMs)}).`)
   if (c.maxTokens !== undefined && !(Number.isInteger(c.maxTokens) && (c.maxTokens as number) > 0)) fail('maxTokens', `must be a whole number > 0 (got ${JSON.stringify(c.maxTokens)}).`)
   if (c.temperature !== undefined && !(typeof c.temperature === 'number' && c.temperature >= 0 && c.temperature <= 2)) fail('temperature', `must be a number from 0 to 2 (got ${JSON.stringify(c.temperature)}).`)
   if (c.adapters !== undefined && !Array.isArray(c.adapters)) fail('adapters', 'must be an array of adapters, e.g. [qwenAdapter()].')

@@ -91,7 +91,7 @@ export function createClient(config: ClientConfig): Client {
     async invoke<Tools extends ToolSet>(messages: ChatMessage[], tools: Tools, options: InvokeOptions = {}) {
       try {
         const step = prepareStep(state, messages, tools, options, false)
-        const result = await withRetry((attempt) => runAttempt(step, attempt, (sent) => readWholeBody(step, sent)), state.retry, { signal: options.signal, onRetry })
+        const result = await withRetry((attempt) => runAttempt(step, attempt, (sent) => readWholeBody(step, sent)), state.retry, { signal: options.signal, onRetry, deadlineAt: step.deadlineAt })
         return result as InvokeResult<ToolSetInput<Tools>, ToolSetOutput<Tools>, ToolName<Tools>>
       } catch (error) {
         if (isInvokeError(error)) events.emit('error', { error })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ChatStreamDelta } from '../types'
-import { scalingRatio } from '../repair/__fixtures__/scaling-ratio'
+import { cpuClock, scalingRatio } from '../repair/__fixtures__/scaling-ratio'
 import { createStreamAssembler } from './create-stream-assembler'
 
 const PIECE = 7
@@ -51,6 +51,6 @@ describe('createStreamAssembler', () => {
   // Each delta's scans (think markers, markup tags, the start of a JSON call, the preview readers)
   // read only the new text: ten times the stream costs about ten times the work, never a hundred.
   it.each(Object.entries(scenarios))('should assemble %s in time linear in its length', (_name, build) => {
-    expect(scalingRatio(run(build, 1_000_000), run(build, 100_000), 5)).toBeLessThan(12)
+    expect(scalingRatio(run(build, 1_000_000), run(build, 100_000), 5, cpuClock)).toBeLessThan(12)
   })
 })

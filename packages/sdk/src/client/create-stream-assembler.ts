@@ -10,6 +10,11 @@ export interface StreamAssembler {
   push(chunk: ChatStreamChunk): void
   /** Flushes the last `partial` previews and returns the whole response, as a non-streaming server would have sent it. */
   finish(): ChatResponse
+  /**
+   * Whether the stream so far stops inside a call's arguments (a tool call's, or JSON written into
+   * content) with no finish reason: if it ends here, the connection was cut, not the model.
+   */
+  endsInsideCall(): boolean
 }
 
 /** Options of {@link createStreamAssembler}. */
@@ -235,6 +240,17 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
   }
 
   return {
+    endsInsideCall() {
+      if (finishReason !== null) return false
+      const call = calls.at(-1)
+      if (call) return !call.object && !call.json.complete
+      if (functionCall) {
+        const reader = createPartialJsonReader()
+        reader.push(functionCall.arguments)
+        return !reader.complete
+      }
+      return contentCall?.markup === false && !contentCall.json.complete
+    },
     push(chunk) {
       if (!isRecord(chunk)) return
       for (const key of ['id', 'object', 'created', 'model', 'system_fingerprint'] as const) {

@@ -12,6 +12,8 @@ import { applyFieldChange, changedFields, describeFieldChange, findFieldChanges,
 import { assertInvokeInput, buildRequest } from './build-request'
 import { buildAssistantTurn, buildToolMessage, generateCallId, toolOutputContent, type ResolvedEchoFields } from './build-history'
 import { isReaskable, reaskMessages } from './reask'
+import { assertDeadline, deadlineError, DEFAULT_DEADLINE_MS } from './deadline'
+import { linkRequest, type RequestLink } from './link-request'
 import type { ClientConfig } from './config'
 import { redact } from './redact'
 
@@ -38,6 +40,8 @@ export interface InvokeOptions {
    * same bytes.
    */
   reask?: boolean
+  /** The whole-call deadline for this step (overrides the client's `deadlineMs`; `Infinity` for none). */
+  deadlineMs?: number
 }
 
 /** What a client holds for every step (built once in `createClient`). */
@@ -88,6 +92,9 @@ export interface StepState {
   details: AttemptDetail[]
   /** The assistant message of the last response completed (what a reask shows the model). */
   answer?: ChatResponseMessage
+  /** When the whole call must end (`Date.now()` time, retries included), and the `deadlineMs` it came from. */
+  deadlineAt?: number
+  deadlineMs?: number
 }
 
 /** Runs an adapter hook; anything it throws becomes a `config_error` naming the adapter and hook. */
@@ -104,6 +111,7 @@ export function runHook<T>(adapter: Adapter, hook: string, run: () => T): T {
 /** Builds and patches the request of one step; throws `config_error` for bad input or a failing hook. */
 export function prepareStep(client: ClientState, messages: ChatMessage[], tools: ToolSet, options: InvokeOptions, stream: boolean): StepState {
   assertInvokeInput(messages, tools, options.toolChoiceName)
+  assertDeadline(options.deadlineMs, stream ? 'client.stream' : 'client.invoke')
   const fixes: string[] = []
   // Plain assignments, not conditional spreads: this runs on every step and spreads are slow in V8.
   const { model, modelId, baseURL, host } = client.match
@@ -112,6 +120,11 @@ export function prepareStep(client: ClientState, messages: ChatMessage[], tools:
   if (options.toolChoiceName !== undefined) context.toolChoiceName = options.toolChoiceName
   const step = { client, context, tools, fixes, adapted: 0, messages, options, details: [] as AttemptDetail[] } as StepState
   if (options.signal) step.signal = options.signal
+  const deadlineMs = options.deadlineMs ?? client.config.deadlineMs ?? DEFAULT_DEADLINE_MS
+  if (Number.isFinite(deadlineMs)) {
+    step.deadlineMs = deadlineMs
+    step.deadlineAt = Date.now() + deadlineMs
+  }
   patchBody(step, messages)
   return step
 }
@@ -205,72 +218,61 @@ const noop = () => {}
 /** An ok response whose body is still to be read. */
 export interface SentRequest {
   response: Response
+  /** The request's own signal and timer: `release` it when done with the body. */
+  link: RequestLink
   /** Clears the attempt's timer and abort listener: call it when done with the body. */
   release: () => void
-  /** Whether `timeoutMs` fired (a failure while reading the body is then a `timeout`). */
-  timedOut: () => boolean
   startedAt: number
 }
 
 /**
  * Sends the request of one attempt. Resolves with an ok `Response` (body unread); throws the
  * classified `InvokeError` for a failed status, a network failure or a timeout, and the caller's
- * abort reason on abort.
+ * abort reason on abort. Fetch always gets a signal of the request's own (see {@link linkRequest}).
  */
 export async function sendRequest(step: StepState, attempt: number): Promise<SentRequest> {
   const { client, signal } = step
   if (signal?.aborted) throw abortReason(signal)
-  let timedOut = false
-  // An AbortController costs more than the rest of a clean step: make one only for a timeout.
-  // Without one, the caller's own signal (if any) goes to fetch as is.
-  let fetchSignal = signal
-  let release = noop
-  const timeoutMs = client.config.timeoutMs
-  if (timeoutMs) {
-    const controller = new AbortController()
-    fetchSignal = controller.signal
-    const onAbort = () => controller.abort(signal?.reason)
-    signal?.addEventListener('abort', onAbort, { once: true })
-    const timer = setTimeout(() => {
-      timedOut = true
-      controller.abort()
-    }, timeoutMs)
-    release = () => {
-      clearTimeout(timer)
-      signal?.removeEventListener('abort', onAbort)
-    }
-  }
+  const link = linkRequest(signal, client.config.timeoutMs, step.deadlineAt)
   client.events.emit('request', { attempt, url: client.url, body: step.rawRequest })
   const startedAt = Date.now()
   let response: Response
   try {
-    const init: RequestInit = { method: 'POST', headers: step.body.stream ? { ...client.headers, accept: 'text/event-stream' } : client.headers, body: step.payload }
-    if (fetchSignal) init.signal = fetchSignal
+    const init: RequestInit = { method: 'POST', headers: step.body.stream ? { ...client.headers, accept: 'text/event-stream' } : client.headers, body: step.payload, signal: link.signal }
     response = await client.fetch(client.url, init)
   } catch (cause) {
-    release()
-    throw transportError(step, cause, timedOut)
+    link.release()
+    throw transportError(step, cause, link)
   }
   if (typeof response !== 'object' || response === null || typeof response.status !== 'number' || typeof response.text !== 'function') {
-    release()
+    link.release()
     throw new InvokeError('config_error', 'customFetch resolved with something that is not a Response. It must behave like the global fetch.', { retryable: false })
+  }
+  // A fetch that ignores its signal (some custom ones) may still answer after the deadline.
+  if (link.stopped()) {
+    link.release()
+    response.body?.cancel().catch(noop)
+    throw transportError(step, undefined, link)
   }
   client.events.emit('response', { attempt, status: response.status, durationMs: Date.now() - startedAt })
   if (!response.ok) {
     try {
-      const text = await readText(step, response, () => timedOut)
+      const text = await readText(step, response, link)
       throw classifyError(step, response.status, response.headers, text, undefined, response.statusText)
     } finally {
-      release()
+      link.release()
     }
   }
-  return { response, release, timedOut: () => timedOut, startedAt }
+  return { response, link, release: link.release, startedAt }
 }
 
-function transportError(step: StepState, cause: unknown, timedOut: boolean): unknown {
+/** The error of a request that failed or was stopped: the caller's abort, a timeout, or a network failure. */
+export function transportError(step: StepState, cause: unknown, link: RequestLink): unknown {
   const { signal, client } = step
   if (signal?.aborted) return abortReason(signal)
-  if (timedOut) return new InvokeError('timeout', `No response within timeoutMs (${client.config.timeoutMs} ms). Raise timeoutMs or try again.`, { cause })
+  const stop = link.stopped()
+  if (stop === 'deadline') return deadlineError(step, cause)
+  if (stop === 'idle') return new InvokeError('timeout', `No response within timeoutMs (${client.config.timeoutMs} ms). Raise timeoutMs or try again.`, { cause })
   if (isAbortError(cause)) return cause
   const detail = redact(cause instanceof Error ? `${cause.message}${describeCause(cause)}` : String(cause), client.secrets)
   return new InvokeError('network_error', `Could not reach ${client.url}: ${detail}. Check the base URL and your connection.`, { cause })
@@ -285,11 +287,11 @@ export function describeCause(error: Error): string {
 }
 
 /** Reads a body as redacted text; a failure mid-body is a `network_error` (or timeout/abort). */
-export async function readText(step: StepState, response: Response, timedOut: () => boolean): Promise<string> {
+export async function readText(step: StepState, response: Response, link: RequestLink): Promise<string> {
   try {
     return redact(await response.text(), step.client.secrets)
   } catch (cause) {
-    throw transportError(step, cause, timedOut())
+    throw transportError(step, cause, link)
   }
 }
 

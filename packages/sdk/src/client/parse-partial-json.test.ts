@@ -63,3 +63,43 @@ describe('parsePartialJson', () => {
     }
   })
 })
+
+describe('createPartialJsonReader', () => {
+  it('should read a text pushed in any pieces exactly as the same text read whole, at every point', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 30 }), (value, sizes) => {
+        const text = JSON.stringify({ memory: 'line\n"quoted" \\ é \u2028', value }, null, 1)
+        const reader = createPartialJsonReader()
+        let offset = 0
+        for (let step = 0; offset < text.length; step++) {
+          const next = Math.min(text.length, offset + sizes[step % sizes.length]!)
+          reader.push(text.slice(offset, next))
+          offset = next
+          expect(reader.read()).toEqual(parsePartialJson(text.slice(0, offset)))
+        }
+        expect(reader.read()?.value).toEqual(JSON.parse(text))
+        expect(reader.text).toBe(text)
+      }),
+      { numRuns: 200 },
+    )
+  })
+
+  it('should give each preview its own copy: a later piece never changes a preview already shown', () => {
+    const reader = createPartialJsonReader()
+    reader.push('{"list": [{"a": "x')
+    const first = reader.read()!.value
+    reader.push('y"}, 2], "b": {"c": tr')
+    const second = reader.read()!.value
+    reader.push('ue}}')
+    expect(first).toEqual({ list: [{ a: 'x' }] })
+    expect(second).toEqual({ list: [{ a: 'xy' }, 2], b: {} })
+    expect(reader.read()!.value).toEqual({ list: [{ a: 'xy' }, 2], b: { c: true } })
+  })
+
+  it('should keep a model\'s __proto__ key an own key, never the prototype', () => {
+    const value = parsePartialJson('{"__proto__": {"polluted": true}, "a": "b')!.value as Record<string, unknown>
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype)
+    expect(Object.hasOwn(value, '__proto__')).toBe(true)
+    expect((value as { polluted?: unknown }).polluted).toBeUndefined()
+  })
+})

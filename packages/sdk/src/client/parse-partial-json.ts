@@ -37,6 +37,8 @@ export interface PartialJsonReader {
   readonly length: number
   /** Grows whenever the value a preview shows may have changed. */
   readonly version: number
+  /** Whether one whole JSON value was read (what follows it is ignored). */
+  readonly complete: boolean
   /**
    * The value so far, as {@link parsePartialJson} reads it: an open string closed where it stops,
    * open containers closed, a half-written key, `tru` or `-` left out. `undefined` before the first
@@ -228,6 +230,9 @@ export function createPartialJsonReader(): PartialJsonReader {
     },
     get version() {
       return version
+    },
+    get complete() {
+      return topDone
     },
     push(piece) {
       text.append(piece)

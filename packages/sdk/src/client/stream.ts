@@ -1,9 +1,10 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser'
 import type { Adapter } from '../adapters/types'
 import { InvokeError, isAbortError, isInvokeError } from '../errors/invoke-error'
-import { abortReason, withRetry } from '../retry/with-retry'
+import { withRetry } from '../retry/with-retry'
 import type { ChatMessage, ChatResponse, ChatStreamChunk, InvokeResult, StreamEvent, ToolSet } from '../types'
 import { createStreamAssembler, type StreamAssembler } from './create-stream-assembler'
+import type { RequestLink } from './link-request'
 import {
   classifyError,
   describeCause,
@@ -13,6 +14,7 @@ import {
   readText,
   runAttempt,
   runHook,
+  transportError,
   type ClientState,
   type InvokeOptions,
   type SentRequest,
@@ -68,6 +70,7 @@ export function streamStep(client: ClientState, messages: ChatMessage[], tools: 
       const step = prepareStep(client, messages, tools, options, true)
       return await withRetry((attempt) => streamAttempt(step, attempt, channel.push), client.retry, {
         ...(signal ? { signal } : {}),
+        deadlineAt: step.deadlineAt,
         onRetry: (info) => {
           client.events.emit('retry', info)
           channel.push({ type: 'reset', attempt: info.attempt, error: info.error })
@@ -86,11 +89,7 @@ export function streamStep(client: ClientState, messages: ChatMessage[], tools: 
 }
 
 function streamAttempt(step: StepState, attempt: number, emit: (event: StreamEvent) => void): Promise<InvokeResult> {
-  return runAttempt(step, attempt, (sent) => {
-    // The headers are in: from here `timeoutMs` is an idle timeout, kept by `readStream` itself.
-    sent.release()
-    return readStream(step, sent.response, emit)
-  })
+  return runAttempt(step, attempt, (sent) => readStream(step, sent, emit))
 }
 
 /**
@@ -101,7 +100,7 @@ export async function readWholeBody(step: StepState, sent: SentRequest): Promise
   const { response } = sent
   let text: string
   try {
-    text = await readText(step, response, sent.timedOut)
+    text = await readText(step, response, sent.link)
   } finally {
     sent.release()
   }
@@ -134,14 +133,17 @@ function readEventText(step: StepState, response: Response, text: string): ChatR
  * Reads an ok response into one assembled chat-completions response. A body that starts like JSON
  * (a server that ignored `stream: true`) is parsed as `invoke` would; anything else is SSE.
  */
-async function readStream(step: StepState, response: Response, emit: (event: StreamEvent) => void): Promise<ChatResponse> {
-  const { client, signal } = step
+async function readStream(step: StepState, sent: SentRequest, emit: (event: StreamEvent) => void): Promise<ChatResponse> {
+  const { client } = step
+  const { response, link } = sent
   const secrets = client.secrets
-  const idleMs = client.config.timeoutMs
   const assembler = createStreamAssembler(emit)
   const fixers = client.responseChain.filter((adapter) => adapter.fixChunk)
   const body = response.body
-  if (!body) return parseResponseBody(step, response.status, response.headers, '')
+  if (!body) {
+    link.release()
+    return parseResponseBody(step, response.status, response.headers, '')
+  }
   const reader = body.getReader()
   const decoder = new TextDecoder()
   let mode: 'sniff' | 'sse' | 'json' = 'sniff'
@@ -149,37 +151,27 @@ async function readStream(step: StepState, response: Response, emit: (event: Str
   let jsonText = ''
   let events = 0
   let done = false
-  let stopReason: unknown
   const received: EventSourceMessage[] = []
   const parser = createParser({ onEvent: (message) => received.push(message) })
 
-  const stop = (reason: unknown) => {
-    stopReason ??= reason
-    // Cancelling resolves the pending read at once and closes the connection.
-    reader.cancel(reason).catch(noop)
-  }
-  const onAbort = () => stop(abortReason(signal!))
-  signal?.addEventListener('abort', onAbort, { once: true })
-  if (signal?.aborted) onAbort()
+  // The request's own signal aborts on the caller's abort, the idle gap (`timeoutMs` between two
+  // reads: a stream that keeps coming is never cut) and the whole call's deadline (which a
+  // trickling stream cannot outrun). Cancelling resolves the pending read at once and closes the
+  // connection, whatever the fetch does with its signal.
+  const onStop = () => reader.cancel(link.signal.reason).catch(noop)
+  link.signal.addEventListener('abort', onStop, { once: true })
+  if (link.signal.aborted) onStop()
   let finished = false
   try {
     while (!done) {
-      const timer = idleMs
-        ? setTimeout(() => stop(new InvokeError('timeout', `The stream sent nothing for timeoutMs (${idleMs} ms). Raise timeoutMs or try again.`)), idleMs)
-        : undefined
       let chunk: ReadableStreamReadResult<Uint8Array>
       try {
         chunk = await reader.read()
       } catch (cause) {
-        if (stopReason !== undefined) throw stopReason
-        if (signal?.aborted) throw abortReason(signal)
-        if (isAbortError(cause)) throw cause
-        const detail = redact(cause instanceof Error ? `${cause.message}${describeCause(cause)}` : String(cause), secrets)
-        throw new InvokeError('network_error', `The stream from ${client.url} broke off: ${detail}. Retrying usually helps.`, { cause })
-      } finally {
-        if (timer) clearTimeout(timer)
+        throw streamError(step, cause, link)
       }
-      if (stopReason !== undefined) throw stopReason
+      if (link.stopped()) throw streamError(step, undefined, link)
+      link.touch()
       const text = chunk.done ? decoder.decode() : decoder.decode(chunk.value, { stream: true })
       if (mode === 'sniff') {
         head += text
@@ -206,7 +198,8 @@ async function readStream(step: StepState, response: Response, emit: (event: Str
     }
     finished = true
   } finally {
-    signal?.removeEventListener('abort', onAbort)
+    link.signal.removeEventListener('abort', onStop)
+    link.release()
     // Stopped early ([DONE] with the connection still open, an error event, a failure): let it go.
     if (!finished || done) reader.cancel().catch(noop)
     else reader.releaseLock()
@@ -220,7 +213,23 @@ async function readStream(step: StepState, response: Response, emit: (event: Str
   if (events === 0) {
     throw new InvokeError('invalid_response', 'The stream ended without a single event. Check that baseURL points at an OpenAI-compatible API that supports streaming.', { status: response.status })
   }
+  // Closed inside a call's arguments with neither a finish reason nor [DONE]: the connection was
+  // cut, not the model (that would say "length"). Nothing is executed; another try may get it whole.
+  if (!done && assembler.endsInsideCall()) {
+    throw new InvokeError('network_error', `The stream from ${client.url} closed in the middle of a tool call's arguments, with no finish_reason and no [DONE]: the connection was cut. The cut call was not executed; retrying usually helps.`, { status: response.status })
+  }
   return assembler.finish()
+}
+
+/** What a failed read of the stream was: the caller's abort, a timeout, or a connection that broke. */
+function streamError(step: StepState, cause: unknown, link: RequestLink): unknown {
+  const { client } = step
+  const stop = link.stopped()
+  if (stop === 'idle') return new InvokeError('timeout', `The stream sent nothing for timeoutMs (${client.config.timeoutMs} ms). Raise timeoutMs or try again.`, cause === undefined ? {} : { cause })
+  if (stop) return transportError(step, cause, link)
+  if (isAbortError(cause)) return cause
+  const detail = redact(cause instanceof Error ? `${cause.message}${describeCause(cause)}` : String(cause), client.secrets)
+  return new InvokeError('network_error', `The stream from ${client.url} broke off: ${detail}. Retrying usually helps.`, { cause })
 }
 
 /** Handles one SSE event; returns true at `[DONE]`. Throws the classified error of an error event. */

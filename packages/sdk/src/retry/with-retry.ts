@@ -38,6 +38,8 @@ export const DEFAULT_RETRY: ResolvedRetryOptions = {
 
 export interface RetryHooks {
   signal?: AbortSignal
+  /** The call's deadline (`Date.now()` time): a retry that could not start before it is not waited for. */
+  deadlineAt?: number | undefined
   onRetry?: (info: { attempt: number; maxAttempts: number; error: InvokeError; delayMs: number }) => void
   /** For tests and benches: the random source of jitter. */
   random?: () => number
@@ -68,7 +70,8 @@ export async function withRetry<T>(attempt: (attemptNumber: number) => Promise<T
       if (hooks.signal?.aborted) throw abortReason(hooks.signal)
       if (isAbortError(caught) || !isInvokeError(caught)) throw caught
       const error = caught
-      const delay = error.retryable && number < maxAttempts ? computeDelay(error, number, options, hooks.random) : undefined
+      let delay = error.retryable && number < maxAttempts ? computeDelay(error, number, options, hooks.random) : undefined
+      if (delay !== undefined && hooks.deadlineAt !== undefined && Date.now() + delay >= hooks.deadlineAt) delay = undefined
       if (delay === undefined) {
         // An attempt may rethrow the same error object (a tool that throws a stored error): never list an error in its own attempts.
         if (errors.length > 0) (error as { attempts: InvokeError[] }).attempts = [...errors.filter((earlier) => earlier !== error), ...error.attempts]

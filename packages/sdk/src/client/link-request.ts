@@ -1,0 +1,82 @@
+/** Why a request's own signal aborted. */
+export type RequestStop = 'caller' | 'idle' | 'deadline'
+
+/**
+ * The signal of one HTTP request, of its own: fetch (and the platform's listeners) hang on it, not
+ * on the caller's signal, so a signal reused for thousands of calls never collects listeners.
+ */
+export interface RequestLink {
+  /** Given to fetch; aborts when the caller's signal does, when the idle gap or the deadline elapses. */
+  readonly signal: AbortSignal
+  /** Why the signal aborted, once it has. */
+  stopped(): RequestStop | undefined
+  /** Something arrived: the idle gap starts again. */
+  touch(): void
+  /** The request is over: clears the timer and unlinks from the caller's signal. Safe to call twice. */
+  release(): void
+}
+
+// setTimeout fires at once for a delay above 2^31 - 1 ms (about 24.8 days).
+const MAX_TIMER_MS = 2_147_483_647
+
+/**
+ * Links a request's own signal to the caller's (one listener, removed on release) and arms one
+ * timer for both limits: `idleMs` without anything arriving (see `touch`), and the absolute
+ * `deadlineAt` (a `Date.now()` time) of the whole call. The timer re-arms itself instead of being
+ * replaced on every chunk, so a fast stream costs no timer churn.
+ *
+ * @example
+ * ```ts
+ * const link = linkRequest(options.signal, 30_000, Date.now() + 600_000)
+ * try {
+ *   const response = await fetch(url, { signal: link.signal })
+ * } finally {
+ *   link.release()
+ * }
+ * ```
+ */
+export function linkRequest(caller: AbortSignal | undefined, idleMs: number | undefined, deadlineAt: number | undefined): RequestLink {
+  const controller = new AbortController()
+  let stop: RequestStop | undefined
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let lastActivity = Date.now()
+  const abort = (reason: RequestStop, cause?: unknown) => {
+    if (stop) return
+    stop = reason
+    release()
+    controller.abort(cause)
+  }
+  const onCallerAbort = () => abort('caller', caller!.reason)
+  const check = () => {
+    timer = undefined
+    const now = Date.now()
+    if (deadlineAt !== undefined && now >= deadlineAt) return abort('deadline')
+    if (idleMs !== undefined && now - lastActivity >= idleMs) return abort('idle')
+    arm(now)
+  }
+  const arm = (now: number) => {
+    let wait = Number.POSITIVE_INFINITY
+    if (deadlineAt !== undefined) wait = deadlineAt - now
+    if (idleMs !== undefined) wait = Math.min(wait, lastActivity + idleMs - now)
+    if (wait > MAX_TIMER_MS) return
+    timer = setTimeout(check, Math.max(0, wait))
+  }
+  function release() {
+    if (timer !== undefined) clearTimeout(timer)
+    timer = undefined
+    caller?.removeEventListener('abort', onCallerAbort)
+  }
+  if (caller?.aborted) abort('caller', caller.reason)
+  else {
+    caller?.addEventListener('abort', onCallerAbort, { once: true })
+    arm(lastActivity)
+  }
+  return {
+    signal: controller.signal,
+    stopped: () => stop,
+    touch() {
+      lastActivity = Date.now()
+    },
+    release,
+  }
+}
