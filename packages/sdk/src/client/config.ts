@@ -1,6 +1,7 @@
 import type { Adapter } from '../adapters/types'
 import type { AdapterRegistry } from '../adapters/registry'
 import { InvokeError } from '../errors/invoke-error'
+import { DEADLINE_RULE } from './deadline'
 import type { RetryOptions } from '../retry/with-retry'
 import { trimEndOf } from '../text/trim-end-of'
 import type { ChatRequest } from '../types'
@@ -137,7 +138,7 @@ export function validateConfig(config: unknown): asserts config is ClientConfig 
     }
   }
   if (c.timeoutMs !== undefined && !(typeof c.timeoutMs === 'number' && c.timeoutMs > 0 && Number.isFinite(c.timeoutMs))) fail('timeoutMs', `must be a positive number of milliseconds (got ${JSON.stringify(c.timeoutMs)}).`)
-  if (c.deadlineMs !== undefined && !(typeof c.deadlineMs === 'number' && c.deadlineMs > 0)) fail('deadlineMs', `must be a positive number of milliseconds, or Infinity for none (got ${JSON.stringify(c.deadlineMs)}).`)
+  if (c.deadlineMs !== undefined && !((c.deadlineMs as number) > 0)) fail('deadlineMs', `${DEADLINE_RULE} (got ${JSON.stringify(c.deadlineMs)}).`)
   if (c.maxTokens !== undefined && !(Number.isInteger(c.maxTokens) && (c.maxTokens as number) > 0)) fail('maxTokens', `must be a whole number > 0 (got ${JSON.stringify(c.maxTokens)}).`)
   if (c.temperature !== undefined && !(typeof c.temperature === 'number' && c.temperature >= 0 && c.temperature <= 2)) fail('temperature', `must be a number from 0 to 2 (got ${JSON.stringify(c.temperature)}).`)
   if (c.adapters !== undefined && !Array.isArray(c.adapters)) fail('adapters', 'must be an array of adapters, e.g. [qwenAdapter()].')

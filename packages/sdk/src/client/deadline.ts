@@ -7,11 +7,12 @@ import { InvokeError } from '../errors/invoke-error'
  */
 export const DEFAULT_DEADLINE_MS = 600_000
 
+/** What a `deadlineMs` must be, for the client's and a call's alike. */
+export const DEADLINE_RULE = 'must be a positive number of milliseconds, or Infinity for none'
+
 /** Checks a per-call `deadlineMs` the way `createClient` checks the client's. */
 export function assertDeadline(deadlineMs: unknown, where: string): void {
-  if (deadlineMs !== undefined && !(typeof deadlineMs === 'number' && deadlineMs > 0)) {
-    throw new InvokeError('config_error', `${where}: "deadlineMs" must be a positive number of milliseconds, or Infinity for none (got ${JSON.stringify(deadlineMs)}).`)
-  }
+  if (deadlineMs !== undefined && !((deadlineMs as number) > 0)) throw new InvokeError('config_error', `${where}: "deadlineMs" ${DEADLINE_RULE} (got ${JSON.stringify(deadlineMs)}).`)
 }
 
 /**

@@ -462,7 +462,7 @@ describe('stream cut off', () => {
     const outcome = await run('stream', { baseURL: server.url, retry: 0 })
     const error = expectInvokeError(outcome, 'network_error')
     expect(error.retryable).toBe(true)
-    expect(error.message).toMatch(/closed in the middle of a tool call's arguments/)
+    expect(error.message).toMatch(/closed inside a tool call's arguments/)
     expect(executions).toBe(0)
   })
 

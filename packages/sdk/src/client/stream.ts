@@ -216,7 +216,7 @@ async function readStream(step: StepState, sent: SentRequest, emit: (event: Stre
   // Closed inside a call's arguments with neither a finish reason nor [DONE]: the connection was
   // cut, not the model (that would say "length"). Nothing is executed; another try may get it whole.
   if (!done && assembler.endsInsideCall()) {
-    throw new InvokeError('network_error', `The stream from ${client.url} closed in the middle of a tool call's arguments, with no finish_reason and no [DONE]: the connection was cut. The cut call was not executed; retrying usually helps.`, { status: response.status })
+    throw new InvokeError('network_error', `The stream from ${client.url} closed inside a tool call's arguments with no finish_reason or [DONE]: the connection was cut. Nothing was executed; retrying usually helps.`, { status: response.status })
   }
   return assembler.finish()
 }
