@@ -40,7 +40,9 @@ describe('scripts/check-size.mjs', () => {
   // generated ids, reask feedback, usage and evidence per HTTP request, streamed reasoning_details.
   // up +1.3 kB (55,151 → 56,434) for markup values kept as written: the schema-guided value decoder,
   // XML references, FunctionGemma `<escape>`, per-format layout rules.
-  const SDK_CEILING = 56_702
+  // up +1.3 kB for streaming under faults (incremental preview readers, a request signal of its own
+  // with one timer for the idle gap and the whole-call deadline, a cut stream told apart).
+  const SDK_CEILING = 58_002
   it(`should keep @wildcall/sdk under its ratchet ceiling of ${SDK_CEILING} B gzip`, () => {
     const sdk = byName.get('@wildcall/sdk')!
     expect(sdk.gzip).toBeLessThanOrEqual(SDK_CEILING)
