@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { createMacroTool } from '../macro/create-macro-tool'
 import { defineTool } from '../tool/define-tool'
 import type { ToolSet } from '../types'
-import { scalingRatio } from './__fixtures__/scaling-ratio'
+import { cpuClock, scalingRatio } from './__fixtures__/scaling-ratio'
 import { matchName } from './markup-shared'
 import { repairToolCall } from './repair-tool-call'
 import { shapeMacroInput } from './shape-macro-input'
@@ -223,7 +223,7 @@ describe('repairToolCall on formats beyond the field guide', () => {
   it('should stay linear on a flood of unclosed action tags', () => {
     const flood = (count: number) => '<scroll '.repeat(count)
     const run = (content: string) => () => expect(() => repairToolCall({ role: 'assistant', content }, macro, { toolChoiceName: 'AgentOutput' })).toThrow()
-    expect(scalingRatio(run(flood(200_000)), run(flood(20_000)))).toBeLessThan(30)
+    expect(scalingRatio(run(flood(200_000)), run(flood(20_000)), 5, cpuClock)).toBeLessThan(30)
   })
 
   it('should not let a YAML key named __proto__ reach a prototype', () => {
@@ -237,8 +237,8 @@ describe('repairToolCall on formats beyond the field guide', () => {
     const lines = (count: number) => 'note: the page lists products\n- item: price 3\n  scroll: x\n'.repeat(count)
     // Nesting far deeper than the reader descends, repeated.
     const stairs = (count: number) => Array.from({ length: count }, (_, line) => `${' '.repeat(line % 200)}key${line}:`).join('\n')
-    expect(scalingRatio(run(lines(50_000)), run(lines(5_000)))).toBeLessThan(30)
-    expect(scalingRatio(run(stairs(50_000)), run(stairs(5_000)))).toBeLessThan(30)
+    expect(scalingRatio(run(lines(50_000)), run(lines(5_000)), 5, cpuClock)).toBeLessThan(30)
+    expect(scalingRatio(run(stairs(50_000)), run(stairs(5_000)), 5, cpuClock)).toBeLessThan(30)
   })
 })
 
@@ -421,9 +421,9 @@ describe('repairToolCall, second round', () => {
       const flood = (count: number) => lines.repeat(count)
       const fails = (content: string) => () => expect(() => read(content)).toThrow()
       const reads = (content: string) => () => expect(actionOf(content)).toEqual(SCROLL)
-      expect(scalingRatio(fails(flood(20_000)), fails(flood(2_000)))).toBeLessThan(30)
+      expect(scalingRatio(fails(flood(20_000)), fails(flood(2_000)), 5, cpuClock)).toBeLessThan(30)
       const call = 'Action: {"scroll": {"down": true}}'
-      expect(scalingRatio(reads(flood(20_000) + call), reads(flood(2_000) + call))).toBeLessThan(30)
+      expect(scalingRatio(reads(flood(20_000) + call), reads(flood(2_000) + call), 5, cpuClock)).toBeLessThan(30)
     })
 
     it('should leave a plain tool’s input alone', () => {
@@ -452,7 +452,7 @@ describe('repairToolCall on adversarial runs', () => {
     const many = (length: number) => () => {
       for (let round = 0; round < 2_000; round++) matchName(underscoreName(length), known)
     }
-    expect(scalingRatio(many(200), many(20))).toBeLessThan(30)
+    expect(scalingRatio(many(200), many(20), 5, cpuClock)).toBeLessThan(30)
   })
 
   it('should reject a `1__` name in a native call or under a discriminator key in well under a second', () => {
@@ -480,12 +480,12 @@ describe('repairToolCall on adversarial runs', () => {
     ['a `<` before a run of spaces', (count: number) => `<${spaces(count)}!`],
   ])('should stay linear on %s', (_name, content) => {
     const run = (count: number) => () => expect(() => read(content(count), plain, undefined)).toThrow()
-    expect(scalingRatio(run(100_000), run(10_000))).toBeLessThan(30)
+    expect(scalingRatio(run(100_000), run(10_000), 5, cpuClock)).toBeLessThan(30)
   })
 
   it('should stay linear on a line of spaces before labelled reflection and a call', () => {
     const run = (count: number) => () => expect(read(`x\n${spaces(count)}!\nMemory: m\n{"action": {"scroll": {"down": true}}}`).toolCall.args).toEqual({ memory: 'm', action: SCROLL })
-    expect(scalingRatio(run(100_000), run(10_000))).toBeLessThan(30)
+    expect(scalingRatio(run(100_000), run(10_000), 5, cpuClock)).toBeLessThan(30)
   })
 
   it('should still read a fence language, reasoning tags and labels with spaces where they were allowed', () => {
