@@ -1,5 +1,6 @@
 import type { ChatResponse, ChatResponseMessage, ChatStreamChunk, ChatStreamToolCallDelta, ChatToolCall, ChatUsage, StreamEvent } from '../types'
-import { createMarkupPreview } from './create-markup-preview'
+import type { ReaderPreview } from '../repair/reader'
+import { combinePreviews } from './combine-previews'
 import { createDeltaLists } from './merge-delta-lists'
 import { parsePartialJson } from './parse-partial-json'
 
@@ -19,6 +20,8 @@ export interface StreamAssemblerOptions {
    * short arguments while a long one costs a linear total, never a quadratic one. Default 8.
    */
   partialStepBytes?: number
+  /** The readers' incremental previews of calls written into content as markup (`Reader.preview`). Default: none. */
+  previews?: ReadonlyArray<(from: number) => ReaderPreview>
 }
 
 interface CallState {
@@ -76,7 +79,8 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
   // A call written into content (no tool_calls): where its JSON starts, outside any <think> block.
   let contentCall: CallState | undefined
   // Or written as markup (`<parameter=KEY>`, `<arg_key>`): read incrementally, previewed from there.
-  let markup = createMarkupPreview()
+  const newPreview = (from: number) => combinePreviews(options.previews ?? [], from)
+  let markup = newPreview(0)
   let thinking = false
   let searchFrom = 0
   let reasoningContent = ''
@@ -138,7 +142,7 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
       thinking = !match[1]
       if (!thinking) searchFrom = end
       contentCall = undefined
-      markup = createMarkupPreview(end)
+      markup = newPreview(end)
     }
     if (thinking) return
     if (contentCall?.markup === false) {

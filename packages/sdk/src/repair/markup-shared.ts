@@ -201,6 +201,8 @@ export interface ExtractedCall {
    * resolve on its own.
    */
   nameHint?: string
+  /** The name of the reader that read it (`result.fixes` gets `reader:<name>`). */
+  reader?: string
 }
 
 /** A call plus the text range it was read from. */
