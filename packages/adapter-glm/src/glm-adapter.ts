@@ -1,5 +1,5 @@
 import { InvokeError, type Adapter, type ErrorContext, type FinishClass, type InvokeErrorType } from '@wildcall/sdk'
-import { glmReader } from '@wildcall/sdk/readers'
+import { glmReader, hermesReader } from '@wildcall/sdk/readers'
 
 /** Options of {@link glmAdapter}. */
 export interface GlmAdapterOptions {
@@ -48,7 +48,7 @@ export function glmAdapter(options: GlmAdapterOptions = {}): Adapter {
   return {
     name: 'glm',
     kind: 'model',
-    readers: [glmReader],
+    readers: [glmReader, hermesReader],
     match: { models: ['glm'] },
     patchRequest(body) {
       if (!options.thinking) body.thinking = { type: 'disabled' }

@@ -65,7 +65,7 @@ describe('readers', () => {
       const viaRoot = outcome(() => root.repairToolCall(message, macro, { toolChoiceName: 'AgentOutput' }))
       const viaCore = outcome(() => core.repairToolCall(message, macro, { toolChoiceName: 'AgentOutput', readers: [...builtInReaders] }))
       if (JSON.stringify(viaRoot) !== JSON.stringify(viaCore)) differences.push(`${entry.id}: ${JSON.stringify(viaRoot)} ≠ ${JSON.stringify(viaCore)}`)
-      if ('fixes' in viaRoot && viaRoot.fixes.some((code) => code.startsWith('reader:'))) read++
+      if ('fixes' in viaRoot && viaRoot.fixes?.some((code) => code.startsWith('reader:'))) read++
     }
     expect(differences).toEqual([])
     // The corpus exercises the readers: most of its answers are written into the text.
