@@ -1,13 +1,27 @@
 import { describe, expect, it } from 'vitest'
 import type { Reader, ReaderCall, ReaderContext } from '../repair/reader'
 
-/** A call as a template renders it: a name and its arguments. */
+/**
+ * A call as a template renders it: a name and its arguments.
+ *
+ * @example
+ * ```ts
+ * const call: ReaderTestCall = { name: 'search', args: { query: 'a\nb<c', limit: 5 } }
+ * ```
+ */
 export interface ReaderTestCall {
   name: string
   args: Record<string, unknown>
 }
 
-/** Options of {@link testReader}. */
+/**
+ * Options of {@link testReader}.
+ *
+ * @example
+ * ```ts
+ * const options: ReaderTestOptions = { render: ({ name, args }) => `[TOOL_CALLS]${name}[ARGS]${JSON.stringify(args)}` }
+ * ```
+ */
 export interface ReaderTestOptions {
   /** Writes one call the way the family's chat template does: the whole answer text. */
   render(call: ReaderTestCall): string
