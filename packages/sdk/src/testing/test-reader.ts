@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { scalingRatio } from '../repair/__fixtures__/scaling-ratio'
 import type { Reader, ReaderCall, ReaderContext } from '../repair/reader'
 
 /**
@@ -105,21 +106,6 @@ function sameValue(read: unknown, expected: unknown, scalars: 'typed' | 'text', 
     return Object.keys(read).length === keys.length && keys.every((key) => Object.hasOwn(read, key) && sameValue((read as Record<string, unknown>)[key], (expected as Record<string, unknown>)[key], scalars, top))
   }
   return Object.is(read, expected)
-}
-
-/** Best-of-rounds time ratio of `large` to `small` (a floor under `small` keeps timer noise out). */
-function scalingRatio(large: () => unknown, small: () => unknown, rounds = 5): number {
-  let bestLarge = Number.POSITIVE_INFINITY
-  let bestSmall = Number.POSITIVE_INFINITY
-  for (let round = 0; round < rounds; round++) {
-    let started = performance.now()
-    small()
-    bestSmall = Math.min(bestSmall, performance.now() - started)
-    started = performance.now()
-    large()
-    bestLarge = Math.min(bestLarge, performance.now() - started)
-  }
-  return bestLarge / Math.max(bestSmall, 5)
 }
 
 /** A few simple renderings of a call in formats other readers own: Hermes JSON, `<function=…>` markup, a pythonic list, Mistral tokens. */
