@@ -103,7 +103,7 @@ describe('readers', () => {
     expect(result.fixes).toContain('reader:xml-call')
     // The default entry reads it with no configuration at all.
     const plain = await root.createClient(config).invoke(ask, tools)
-    expect(plain.toolCall).toEqual(result.toolCall)
+    expect({ name: plain.toolCall.name, args: plain.toolCall.args }).toEqual({ name: result.toolCall.name, args: result.toolCall.args })
   })
 
   it('should read a made-up markup with a reader given to createClient, name it in fixes, and never execute a cut one', async () => {
@@ -113,7 +113,7 @@ describe('readers', () => {
     await expect(root.createClient(config).invoke(ask, tools, {})).rejects.toMatchObject({ type: 'no_tool_call' })
     const client = root.createClient({ ...config, readers: [atReader] })
     const result = await client.invoke(ask, tools, {})
-    expect(result.toolCall).toEqual({ name: 'scroll', args: { down: true, num_pages: 2 } })
+    expect(result.toolCall).toMatchObject({ name: 'scroll', args: { down: true, num_pages: 2 } })
     expect(result.fixes).toEqual(expect.arrayContaining(['tool-markup:at-at', 'reader:at-at', 'coerced:boolean']))
     answer = 'I will scroll. @@scroll down=true'
     await expect(client.invoke(ask, tools, {})).rejects.toMatchObject({ type: 'output_truncated' })
