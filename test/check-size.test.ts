@@ -65,7 +65,8 @@ describe('scripts/check-size.mjs', () => {
   it('should report what each built-in reader adds to a core bundle', () => {
     const readers = report.packages.filter((entry) => entry.name.startsWith('reader '))
     expect(readers.map((entry) => entry.name)).toEqual(expect.arrayContaining(['reader hermesReader', 'reader xmlCallReader', 'reader jsonReader', 'reader pythonicReader']))
-    for (const reader of readers) expect(reader.gzip, reader.name).toBeLessThan(4_000)
+    // The first markup reader of a bundle also brings the shared schema-guided value decoder.
+    for (const reader of readers) expect(reader.gzip, reader.name).toBeLessThan(5_000)
     // The JSON reader is the core's own: it adds (next to) nothing.
     expect(byName.get('reader jsonReader')!.gzip).toBeLessThan(100)
     expect(byName.get('reader xmlCallReader')!.gzip).toBeGreaterThan(500)
