@@ -11,6 +11,8 @@ export default defineConfig({
       { find: /^@wildcall\/mcp$/, replacement: here('./packages/mcp/src/index.ts') },
       { find: /^@wildcall\/sdk\/json-schema$/, replacement: here('./packages/sdk/src/json-schema.ts') },
       { find: /^@wildcall\/sdk\/internal$/, replacement: here('./packages/sdk/src/internal.ts') },
+      { find: /^@wildcall\/sdk\/core$/, replacement: here('./packages/sdk/src/core.ts') },
+      { find: /^@wildcall\/sdk\/readers$/, replacement: here('./packages/sdk/src/readers.ts') },
       { find: /^@wildcall\/sdk$/, replacement: here('./packages/sdk/src/index.ts') },
     ],
   },

@@ -1,9 +1,13 @@
 #!/usr/bin/env node
 // Size budget of what a browser user downloads, checked in CI.
 //
-// - `@wildcall/sdk`: everything its root entry exports, bundled for the browser, minified, zod
-//   external — at most 12 kB gzip, and no `node:` (or bare Node built-in) import may be reached.
-// - each `@wildcall/adapter-*`: bundled the same way with the SDK and zod external — at most 1 kB gzip.
+// - `@wildcall/sdk`: everything its root entry exports (the client with every built-in reader),
+//   bundled for the browser, minified, zod external — at most 48 kB gzip, and no `node:` (or bare
+//   Node built-in) import may be reached.
+// - `@wildcall/sdk/core`: the same client with only the JSON reader — at most 30 kB gzip.
+// - each `@wildcall/adapter-*`: bundled the same way with the SDK and zod external — at most 1 kB gzip
+//   (the built-in readers an adapter declares live in the SDK, so they are not counted).
+// - each built-in reader: what it adds to a core bundle (reported, no budget).
 // - `@wildcall/sdk/json-schema` (plain JSON Schema tools and their validator): what it adds to the
 //   root entry's bundle, i.e. the root and this entry bundled together, minus the root alone.
 // - `@wildcall/mcp`: bundled with the SDK and the MCP SDK external.
@@ -12,7 +16,7 @@
 // from a stale `dist`. Usage: `node scripts/check-size.mjs [--json]`. Exit code 0 when every
 // package is within budget, 1 otherwise.
 import { builtinModules } from 'node:module'
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
@@ -20,7 +24,8 @@ import { build } from 'esbuild'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const KB = 1000
-const SDK_BUDGET = 12 * KB
+const SDK_BUDGET = 48 * KB
+const CORE_BUDGET = 30 * KB
 const ADAPTER_BUDGET = 1 * KB
 const JSON_SCHEMA_BUDGET = 8 * KB
 const MCP_BUDGET = 2 * KB
@@ -82,6 +87,9 @@ async function checkSizes() {
   const jsonSchemaEntry = { contents: ['packages/sdk/src/index.ts', 'packages/sdk/src/json-schema.ts'].map((file) => `export * from './${file}'`).join('\n') }
   reports.push(await measure('@wildcall/sdk/json-schema', jsonSchemaEntry, ['zod', 'zod/*'], JSON_SCHEMA_BUDGET, sdk))
   reports.push(await measure('@wildcall/mcp', join(root, 'packages/mcp/src/index.ts'), ['@wildcall/sdk', '@wildcall/sdk/*', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', 'zod', 'zod/*'], MCP_BUDGET))
+  const core = await measure('@wildcall/sdk/core', join(root, 'packages/sdk/src/core.ts'), ['zod', 'zod/*'], CORE_BUDGET)
+  reports.push(core)
+  reports.push(...(await measureReaders(core)))
   const adapterDirs = readdirSync(join(root, 'packages'))
     .filter((dir) => dir.startsWith('adapter-'))
     .sort()
@@ -97,6 +105,19 @@ async function checkSizes() {
   return reports
 }
 
+/** Each built-in reader's own cost: a core bundle that also exports it, minus the core bundle. */
+async function measureReaders(core) {
+  const source = readFileSync(join(root, 'packages/sdk/src/readers.ts'), 'utf8')
+  const names = [...new Set([...source.matchAll(/\b(\w+Reader)\b/g)].map((match) => match[1]))].sort()
+  const reports = []
+  for (const name of names) {
+    const contents = `export * from './packages/sdk/src/core.ts'\nexport { ${name} } from './packages/sdk/src/readers.ts'`
+    const report = await measure(`reader ${name}`, { contents }, ['zod', 'zod/*'], Number.POSITIVE_INFINITY, core)
+    reports.push({ ...report, budget: null })
+  }
+  return reports
+}
+
 const reports = await checkSizes()
 const ok = reports.every((report) => report.ok)
 if (process.argv.includes('--json')) {
@@ -105,7 +126,8 @@ if (process.argv.includes('--json')) {
   const width = Math.max(...reports.map((report) => report.name.length))
   console.log(`${'package'.padEnd(width)}  minified   gzip  budget`)
   for (const report of reports) {
-    const line = `${report.name.padEnd(width)}  ${String(report.minified).padStart(8)}  ${String(report.gzip).padStart(5)}  ${String(report.budget).padStart(6)}  ${report.ok ? 'ok' : 'FAIL'}`
+    const budget = report.budget === null ? '+core' : String(report.budget)
+    const line = `${report.name.padEnd(width)}  ${String(report.minified).padStart(8)}  ${String(report.gzip).padStart(5)}  ${budget.padStart(6)}  ${report.ok ? 'ok' : 'FAIL'}`
     console.log(line)
     for (const problem of report.problems) console.log(`  ✗ ${problem}`)
     if (!report.ok && report.largest.length > 0) {

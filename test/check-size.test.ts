@@ -24,15 +24,15 @@ describe('scripts/check-size.mjs', () => {
     expect(sdk.minified).toBeGreaterThan(1000)
   })
 
-  // The SDK's budget is 12 kB gzip and it is NOT met: issue 6 is blocked on it (the breakdown is in
-  // its closing notes). Until the budget is decided, the suite holds the line instead: the bundle may
-  // not grow past this ceiling, and `npm run check:size` still reports the 12 kB budget as failed.
-  // Moved once, from 48,000: up for the readers of formats beyond the field guide (YAML and key=value
-  // answers +1.6 kB, JSON calls read by the role of their parts +1.8 kB, a second round +0.7 kB,
-  // previews of markup calls while they stream +0.7 kB, more response shapes and a streamed body to
-  // invoke +0.6 kB, adapting to a refused request field +0.9 kB), down by replacing the deprecated
-  // zod-to-json-schema with a built-in zod 3 converter (-2.9 kB); up +0.8 kB for first-run fixes
-  // (every credential header redacted, a base URL's query kept, tool names and schemas checked);
+  // Issue 14 set the budgets: the root entry (every built-in reader) 48 kB gzip, `@wildcall/sdk/core`
+  // (the JSON reader only) 30 kB. Neither is met yet, so `npm run check:size` reports them as failed
+  // and the suite holds the line instead: neither bundle may grow past its ceiling.
+  // The root ceiling moved from 48,000: up for the readers of formats beyond the field guide (YAML
+  // and key=value answers +1.6 kB, JSON calls read by the role of their parts +1.8 kB, a second round
+  // +0.7 kB, previews of markup calls while they stream +0.7 kB, more response shapes and a streamed
+  // body to invoke +0.6 kB, adapting to a refused request field +0.9 kB), down by replacing the
+  // deprecated zod-to-json-schema with a built-in zod 3 converter (-2.9 kB); up +0.8 kB for first-run
+  // fixes (every credential header redacted, a base URL's query kept, tool names and schemas checked);
   // up +0.6 kB for tools from any schema library read through one normalised JSON Schema; up 429 B
   // for scans that stay linear on hostile input where regexes backtracked (HTML error pages,
   // key=value values, trailing trims).
@@ -43,12 +43,36 @@ describe('scripts/check-size.mjs', () => {
   // Up +1.1 kB (1,093 B) for issue 10's JSON-side verdicts (envelopes by role, malformed vs cut-off
   // calls, nameless JSON only when it fits, the name written before JSON, dropped calls by name, prose is prose).
   // up +1.3 kB (55,151 → 56,434) for markup values kept as written: the schema-guided value decoder,
-  // XML references, FunctionGemma `<escape>`, per-format layout rules.
-  const SDK_CEILING = 59_100
+  // XML references, FunctionGemma `<escape>`, per-format layout rules; up +1.0 kB for readers as
+  // plugins (the Reader interface, one object per reader, the reader list, composed previews).
+  const SDK_CEILING = 60_100
   it(`should keep @wildcall/sdk under its ratchet ceiling of ${SDK_CEILING} B gzip`, () => {
     const sdk = byName.get('@wildcall/sdk')!
     expect(sdk.gzip).toBeLessThanOrEqual(SDK_CEILING)
-    expect(sdk.budget).toBe(12_000)
+    expect(sdk.budget).toBe(48_000)
+  })
+
+  // Measured 46,670 B when the entry was made: the budget needs the zod 3 converter, the provider
+  // error wordings and streaming out of the core bundle (see the closing notes of issue 14).
+  const CORE_CEILING = 46_800
+  it(`should keep @wildcall/sdk/core under its ratchet ceiling of ${CORE_CEILING} B gzip, without the markup readers`, () => {
+    const core = byName.get('@wildcall/sdk/core')!
+    const root = byName.get('@wildcall/sdk')!
+    expect(core.problems.filter((problem) => problem.includes('Node built-ins'))).toEqual([])
+    expect(core.gzip).toBeLessThanOrEqual(CORE_CEILING)
+    expect(core.budget).toBe(30_000)
+    // The markup readers are what the root adds: several kB.
+    expect(root.gzip - core.gzip).toBeGreaterThan(5_000)
+  })
+
+  it('should report what each built-in reader adds to a core bundle', () => {
+    const readers = report.packages.filter((entry) => entry.name.startsWith('reader '))
+    expect(readers.map((entry) => entry.name)).toEqual(expect.arrayContaining(['reader hermesReader', 'reader xmlCallReader', 'reader jsonReader', 'reader pythonicReader']))
+    // The first markup reader of a bundle also brings the shared schema-guided value decoder.
+    for (const reader of readers) expect(reader.gzip, reader.name).toBeLessThan(5_000)
+    // The JSON reader is the core's own: it adds (next to) nothing.
+    expect(byName.get('reader jsonReader')!.gzip).toBeLessThan(100)
+    expect(byName.get('reader xmlCallReader')!.gzip).toBeGreaterThan(500)
   })
 
   it('should measure all ten adapters and keep each within 1 kB gzip', () => {

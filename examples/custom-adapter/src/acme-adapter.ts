@@ -1,4 +1,5 @@
-import { defineAdapter, type Adapter, type ChatToolCall, type FinishClass } from '@wildcall/sdk'
+import { defineAdapter, type Adapter, type FinishClass } from '@wildcall/sdk'
+import { acmeReader } from './acme-reader'
 
 /** Options of {@link acmeAdapter}. */
 export interface AcmeAdapterOptions {
@@ -13,17 +14,14 @@ const FINISH: Record<string, FinishClass> = {
   guarded: 'filtered',
 }
 
-// Acme models write their call as text: <<call:done>>{"text":"ok"}<</call>>
-const MARKUP = /<<call:([\w.-]+)>>([\s\S]*?)<<\/call>>/
-
 /**
  * Adapter for the (made-up) Acme model family, served at `api.acme.test` and by other hosts.
  *
  * - Requests: Acme rejects `parallel_tool_calls` and a named `tool_choice` (it only knows
  *   `'auto'` and `'required'`), and thinks unless sent `reasoning: 'off'`.
- * - Responses: Acme writes its call in `content` as `<<call:name>>{…}<</call>>`; `fixResponse`
- *   turns that into a standard `tool_calls` entry. Its finish reasons `call`, `budget`, `guarded`
- *   and its "credit balance too low" 400 are classified.
+ * - Responses: Acme writes its call in `content` as `<<call:name>>…<</call>>`; the adapter
+ *   declares {@link acmeReader}, which reads it (in `invoke`, and live in `stream`). Its finish
+ *   reasons `call`, `budget`, `guarded` and its "credit balance too low" 400 are classified.
  *
  * @example
  * ```ts
@@ -39,25 +37,13 @@ export function acmeAdapter(options: AcmeAdapterOptions = {}): Adapter {
     name: 'acme',
     kind: 'model',
     match: { models: ['acme-'], hosts: ['api.acme.test'] },
+    readers: [acmeReader],
     patchRequest(body) {
       delete body.parallel_tool_calls
       // A named choice becomes 'required': with one tool that is the same thing, and Acme returns
       // 400 for the object form. The body's tool_choice is a fresh object, but replace, not mutate.
       if (typeof body.tool_choice === 'object' && body.tool_choice !== null) body.tool_choice = 'required'
       if (body.reasoning === undefined) body.reasoning = options.reasoning ? 'on' : 'off'
-    },
-    fixResponse(response) {
-      const message = response.choices[0]?.message
-      if (!message || (message.tool_calls && message.tool_calls.length > 0) || typeof message.content !== 'string') return
-      const found = MARKUP.exec(message.content)
-      if (!found) return
-      const [whole, name, args] = found
-      const call: ChatToolCall = { id: 'acme_call_0', type: 'function', function: { name: name!, arguments: args!.trim() } }
-      const rest = message.content.replace(whole, '').trim()
-      return {
-        ...response,
-        choices: [{ ...response.choices[0]!, message: { ...message, content: rest === '' ? null : rest, tool_calls: [call] } }, ...response.choices.slice(1)],
-      }
     },
     classifyFinish(reason) {
       if (typeof reason !== 'string') return undefined

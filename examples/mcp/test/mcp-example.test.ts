@@ -30,7 +30,7 @@ describe('examples/mcp (npm start)', { timeout: 60_000 }, () => {
     expect(steps).toEqual([
       'step 1: add_note({"title":"Planning meeting","body":"Ship the MCP bridge on Friday.","tags":["work","mcp"]}) → "Saved note 1: \\"Planning meeting\\""',
       // The server found the note saved by step 1: the tools ran on the real server, in order.
-      'step 2: search_notes({"query":"mcp","limit":3}) → {"matches":[{"id":1,"title":"Planning meeting"}]}  fixes: tool-markup:hermes, unwrapped-envelope, coerced:integer',
+      'step 2: search_notes({"query":"mcp","limit":3}) → {"matches":[{"id":1,"title":"Planning meeting"}]}  fixes: tool-markup:hermes, reader:hermes, unwrapped-envelope, coerced:integer',
       expect.stringMatching(/^step 3: the tool failed: .*There is no note 42\.$/),
       'step 4: done({"text":"Saved \\"Planning meeting\\" and found it by its tag."}) → "Saved \\"Planning meeting\\" and found it by its tag."  fixes: flattened-action',
     ])

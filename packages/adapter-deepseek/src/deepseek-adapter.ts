@@ -1,5 +1,6 @@
 import { InvokeError, type Adapter, type ErrorContext, type InvokeErrorType } from '@wildcall/sdk'
 import { patchHistoryReasoning } from '@wildcall/sdk/internal'
+import { specialTokenReader, xmlCallReader } from '@wildcall/sdk/readers'
 
 /** Options of {@link deepseekAdapter}. */
 export interface DeepSeekAdapterOptions {
@@ -45,6 +46,7 @@ export function deepseekAdapter(options: DeepSeekAdapterOptions = {}): Adapter {
   return {
     name: 'deepseek',
     kind: 'model',
+    readers: [specialTokenReader, xmlCallReader],
     match: { models: ['deepseek'] },
     echoFields: { message: ['reasoning_content'] },
     patchRequest(body, context) {

@@ -1,4 +1,5 @@
 import { InvokeError, type Adapter, type ErrorContext, type FinishClass, type InvokeErrorType } from '@wildcall/sdk'
+import { glmReader, hermesReader } from '@wildcall/sdk/readers'
 
 /** Options of {@link glmAdapter}. */
 export interface GlmAdapterOptions {
@@ -47,6 +48,7 @@ export function glmAdapter(options: GlmAdapterOptions = {}): Adapter {
   return {
     name: 'glm',
     kind: 'model',
+    readers: [glmReader, hermesReader],
     match: { models: ['glm'] },
     patchRequest(body) {
       if (!options.thinking) body.thinking = { type: 'disabled' }

@@ -1,5 +1,6 @@
 import { InvokeError, type Adapter, type ChatResponse, type ErrorContext, type InvokeErrorType } from '@wildcall/sdk'
 import { patchHistoryReasoning } from '@wildcall/sdk/internal'
+import { specialTokenReader } from '@wildcall/sdk/readers'
 
 /** Options of {@link kimiAdapter}. */
 export interface KimiAdapterOptions {
@@ -45,6 +46,7 @@ export function kimiAdapter(options: KimiAdapterOptions = {}): Adapter {
   return {
     name: 'kimi',
     kind: 'model',
+    readers: [specialTokenReader],
     match: { models: ['kimi'] },
     echoFields: { message: ['reasoning_content'] },
     patchRequest(body, context) {

@@ -1,4 +1,5 @@
 import { type Adapter, type ChatResponse, type InvokeErrorType } from '@wildcall/sdk'
+import { xmlCallReader } from '@wildcall/sdk/readers'
 
 /** Options of {@link minimaxAdapter}. */
 export interface MiniMaxAdapterOptions {
@@ -47,6 +48,7 @@ export function minimaxAdapter(options: MiniMaxAdapterOptions = {}): Adapter {
   return {
     name: 'minimax',
     kind: 'model',
+    readers: [xmlCallReader],
     match: { models: ['minimax'] },
     // MiniMax's interleaved thinking needs the whole assistant turn back: its `<think>` block in
     // `content` as written, or its `reasoning_details` with `reasoning_split`.

@@ -1,4 +1,5 @@
 import { InvokeError, type Adapter, type ErrorContext, type InvokeErrorType } from '@wildcall/sdk'
+import { hermesReader, xmlCallReader } from '@wildcall/sdk/readers'
 
 /** Options of {@link qwenAdapter}. */
 export interface QwenAdapterOptions {
@@ -40,6 +41,7 @@ export function qwenAdapter(options: QwenAdapterOptions = {}): Adapter {
   return {
     name: 'qwen',
     kind: 'model',
+    readers: [hermesReader, xmlCallReader],
     match: { models: ['qwen'] },
     patchRequest(body, context) {
       if (!options.thinking && !THINKING_ONLY.test(context.modelId)) body.enable_thinking = false

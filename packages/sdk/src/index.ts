@@ -1,52 +1,6 @@
+// `@wildcall/sdk`: everything, zero configuration — the core client with every built-in reader
+// as the default set (the autoFixer), so an unknown model's markup is read out of the box.
+export * from './core'
 export { createClient } from './client/create-client'
-export type { Client } from './client/create-client'
-export type { ClientConfig, Logger } from './client/config'
-export type { InvokeOptions } from './client/invoke'
-export type { StreamRun } from './client/stream'
-export { defineTool } from './tool/define-tool'
-export type { StandardSchemaLike, InferSchemaOutput } from './tool/schema'
-export { InvokeError, isInvokeError } from './errors/invoke-error'
-export type { InvokeErrorType, InvokeErrorOptions } from './errors/invoke-error'
-export { classifyFinish } from './errors/classify-finish'
-export { createAdapterRegistry, registerAdapter, defaultRegistry } from './adapters/registry'
-export type { AdapterRegistry, AdapterRegistryOptions } from './adapters/registry'
-export { defineAdapter } from './adapters/define-adapter'
-export { normalizeModelName } from './adapters/normalize-model-name'
-export { openaiAdapter } from './adapters/openai-adapter'
-export type { Adapter, AdapterContext, AdapterMatch, EchoFields, MatchContext, ErrorContext } from './adapters/types'
-export { createMacroTool } from './macro/create-macro-tool'
-export type { MacroAction, MacroActionTaken, MacroInput, MacroTool, MacroToolOptions, MacroToolResult, MacroWaitToolOptions } from './macro/create-macro-tool'
 export { repairToolCall } from './repair/repair-tool-call'
-export type { DroppedCall, RepairOptions, RepairResult } from './repair/repair-tool-call'
-export type { RetryOptions } from './retry/with-retry'
-export { parseRetryAfter } from './retry/retry-after'
-export type { HeadersLike } from './retry/retry-after'
-export type {
-  AttemptDetail,
-  ChatChoice,
-  ChatMessage,
-  ChatRequest,
-  ChatResponse,
-  ChatResponseMessage,
-  ChatStreamChunk,
-  ChatStreamDelta,
-  ChatStreamToolCallDelta,
-  ChatToolCall,
-  ChatToolChoice,
-  ChatToolDefinition,
-  ChatUsage,
-  ClientEvents,
-  FinishClass,
-  InvokeResult,
-  JsonValue,
-  MacroToolInfo,
-  StreamEvent,
-  Tool,
-  ToolCall,
-  ToolExecuteContext,
-  ToolName,
-  ToolSet,
-  ToolSetInput,
-  ToolSetOutput,
-  Usage,
-} from './types'
+export * from './readers'

@@ -71,6 +71,10 @@ export function assertAdapter(adapter: unknown): asserts adapter is Adapter {
       if (!Array.isArray(list) || !list.every((field) => typeof field === 'string' && field !== '')) fail(`echoFields.${key}`, `must be an array of field names such as ["reasoning_content"] (got ${describeValue(list)}).`)
     }
   }
+  const { readers } = adapter
+  if (readers !== undefined && !(Array.isArray(readers) && readers.every((reader) => typeof reader?.name === 'string' && typeof reader.read === 'function'))) {
+    fail('readers', 'must be an array of readers: objects with a "name" and a "read(text, context)" function.')
+  }
 }
 
 /**

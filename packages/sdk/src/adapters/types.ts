@@ -1,3 +1,4 @@
+import type { Reader } from '../repair/reader'
 import type { InvokeError, InvokeErrorType } from '../errors/invoke-error'
 import type { ChatRequest, ChatResponse, ChatStreamChunk, FinishClass, ToolSet } from '../types'
 
@@ -158,4 +159,10 @@ export interface Adapter {
   echoFields?: EchoFields
   /** Reclassify an HTTP or body error in this family's wording; return `undefined` to keep it. */
   classifyError?(error: InvokeError, context: ErrorContext): InvokeError | undefined
+  /**
+   * Readers of the family's own text formats, tried before the default set (e.g. the Qwen adapter's
+   * Hermes and `<function=…>` readers). They let a `@wildcall/sdk/core` client read the family's
+   * markup; a built-in reader listed here runs at its usual place.
+   */
+  readers?: readonly Reader[]
 }

@@ -1,5 +1,6 @@
 import type { Adapter } from '../adapters/types'
 import type { AdapterRegistry } from '../adapters/registry'
+import type { Reader } from '../repair/reader'
 import { InvokeError } from '../errors/invoke-error'
 import { DEADLINE_RULE } from './deadline'
 import type { RetryOptions } from '../retry/with-retry'
@@ -59,6 +60,11 @@ export interface ClientConfig {
   adapters?: Adapter[]
   /** The registry to resolve adapters from. Default: the shared default registry. */
   registry?: AdapterRegistry
+  /**
+   * Readers of text formats the model writes its calls in, tried before the matched adapters' own
+   * readers and the default set (every built-in reader; with `@wildcall/sdk/core`, JSON only).
+   */
+  readers?: Reader[]
   /** The last word on the request body: mutate it, or return a new one. A throw is a `config_error`. */
   transformRequestBody?: (body: ChatRequest) => ChatRequest | void
   /** Send `tool_choice: 'required'` instead of naming the tool (for servers that reject named choices). */
@@ -139,6 +145,9 @@ export function validateConfig(config: unknown): asserts config is ClientConfig 
   }
   if (c.timeoutMs !== undefined && !(typeof c.timeoutMs === 'number' && c.timeoutMs > 0 && Number.isFinite(c.timeoutMs))) fail('timeoutMs', `must be a positive number of milliseconds (got ${JSON.stringify(c.timeoutMs)}).`)
   if (c.deadlineMs !== undefined && !((c.deadlineMs as number) > 0)) fail('deadlineMs', `${DEADLINE_RULE} (got ${JSON.stringify(c.deadlineMs)}).`)
+  if (c.readers !== undefined && !(Array.isArray(c.readers) && c.readers.every((reader) => isPlainObject(reader) && typeof reader.name === 'string' && typeof reader.read === 'function'))) {
+    fail('readers', 'must be an array of readers: objects with a "name" and a "read(text, context)" function.')
+  }
   if (c.maxTokens !== undefined && !(Number.isInteger(c.maxTokens) && (c.maxTokens as number) > 0)) fail('maxTokens', `must be a whole number > 0 (got ${JSON.stringify(c.maxTokens)}).`)
   if (c.temperature !== undefined && !(typeof c.temperature === 'number' && c.temperature >= 0 && c.temperature <= 2)) fail('temperature', `must be a number from 0 to 2 (got ${JSON.stringify(c.temperature)}).`)
   if (c.adapters !== undefined && !Array.isArray(c.adapters)) fail('adapters', 'must be an array of adapters, e.g. [qwenAdapter()].')

@@ -2,6 +2,8 @@ import mitt, { type Emitter } from 'mitt'
 import { defaultRegistry, matchedAdapterNames, resolveAdapters } from '../adapters/registry'
 import { normalizeModelName } from '../adapters/normalize-model-name'
 import { isInvokeError } from '../errors/invoke-error'
+import { builtInReaders, jsonReaders } from '../repair/extract-calls'
+import { composeReaders, type Reader } from '../repair/reader'
 import { resolveRetryOptions, withRetry } from '../retry/with-retry'
 import type { ChatMessage, ClientEvents, InvokeResult, ToolName, ToolSet, ToolSetInput, ToolSetOutput } from '../types'
 import { collectEchoFields } from './build-history'
@@ -50,6 +52,25 @@ const warnedTemperature = new WeakSet<object>()
  * ```
  */
 export function createClient(config: ClientConfig): Client {
+  return createClientWith(config, builtInReaders)
+}
+
+/**
+ * `createClient` of `@wildcall/sdk/core`: the same client, whose default readers read JSON only.
+ * Markup readers come from `config.readers` and the matched adapters' `readers`.
+ *
+ * @example
+ * ```ts
+ * import { createClient } from '@wildcall/sdk/core'
+ * import { hermesReader } from '@wildcall/sdk/readers'
+ * const client = createClient({ baseURL, model: 'my-hermes-model', readers: [hermesReader] })
+ * ```
+ */
+export function createCoreClient(config: ClientConfig): Client {
+  return createClientWith(config, jsonReaders)
+}
+
+function createClientWith(config: ClientConfig, defaultReaders: readonly Reader[]): Client {
   validateConfig(config)
   const { url, baseURL, host, query } = resolveEndpoint(config.baseURL, config.query)
   const match = { model: config.model, modelId: normalizeModelName(config.model), baseURL, host }
@@ -77,6 +98,7 @@ export function createClient(config: ClientConfig): Client {
     events,
     fieldChanges: [],
     echo: collectEchoFields(chain),
+    readers: composeReaders([...(config.readers ?? []), ...chain.flatMap((adapter) => adapter.readers ?? [])], defaultReaders),
   }
   const onRetry = (info: ClientEvents['retry']) => events.emit('retry', info)
   return {

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import type { ChatStreamDelta, StreamEvent } from '../types'
 import { extractCalls } from '../repair/extract-calls'
+import { createMarkupPreview } from './create-markup-preview'
 import { createStreamAssembler } from './create-stream-assembler'
 
 const delta = (value: ChatStreamDelta, finish: string | null = null) => ({ choices: [{ index: 0, delta: value, finish_reason: finish }] })
 
 function assemble(chunks: unknown[]) {
   const events: StreamEvent[] = []
-  const assembler = createStreamAssembler((event) => events.push(event))
+  const assembler = createStreamAssembler((event) => events.push(event), { previews: [createMarkupPreview] })
   for (const chunk of chunks) assembler.push(chunk as never)
   return { response: assembler.finish(), events }
 }

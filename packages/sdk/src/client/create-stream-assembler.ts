@@ -1,6 +1,7 @@
 import type { ChatResponse, ChatResponseMessage, ChatStreamChunk, ChatStreamToolCallDelta, ChatToolCall, ChatUsage, StreamEvent } from '../types'
-import { createMarkupPreview } from './create-markup-preview'
 import { readContentPart } from '../repair/split-reasoning'
+import type { ReaderPreview } from '../repair/reader'
+import { combinePreviews } from './combine-previews'
 import { createDeltaLists } from './merge-delta-lists'
 import { createPartialJsonReader, type PartialJsonReader } from './parse-partial-json'
 import { createTextBuffer } from './text-buffer'
@@ -26,6 +27,8 @@ export interface StreamAssemblerOptions {
    * short arguments while a long one costs a linear total, never a quadratic one. Default 8.
    */
   partialStepBytes?: number
+  /** The readers' incremental previews of calls written into content as markup (`Reader.preview`). Default: none. */
+  previews?: ReadonlyArray<(from: number) => ReaderPreview>
 }
 
 interface CallState {
@@ -93,7 +96,8 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
   // A call written into content (no tool_calls): its JSON from its `{`, outside any <think> block.
   let contentCall: CallState | undefined
   // Or written as markup (`<parameter=KEY>`, `<arg_key>`): read incrementally, previewed from there.
-  let markup = createMarkupPreview()
+  const newPreview = (from: number) => combinePreviews(options.previews ?? [], from)
+  let markup = newPreview(0)
   let thinking = false
   const reasoningContent = createTextBuffer()
   const reasoning = createTextBuffer()
@@ -165,7 +169,7 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
       // A call before a closing </think> was a draft inside the reasoning (the template opened it).
       thinking = !match[1]
       contentCall = undefined
-      markup = createMarkupPreview(windowAt + end)
+      markup = newPreview(windowAt + end)
       fresh = window.slice(end)
     }
     contentTail = window.length > THINK_TAG_CARRY ? window.slice(-THINK_TAG_CARRY) : window

@@ -4,7 +4,8 @@ import { classifyFinish } from '../errors/classify-finish'
 import { classifyHttpError, readProviderError } from '../errors/classify-http'
 import { InvokeError, isAbortError, isInvokeError } from '../errors/invoke-error'
 import { isPlainObject } from '../repair/coerce'
-import { repairToolCall } from '../repair/repair-tool-call'
+import type { Reader } from '../repair/reader'
+import { repairWithReaders } from '../repair/repair-tool-call'
 import { scanJson } from '../repair/scan-json'
 import { abortReason, type ResolvedRetryOptions } from '../retry/with-retry'
 import type { AttemptDetail, ChatMessage, ChatRequest, ChatResponse, ChatResponseMessage, ClientEvents, FinishClass, InvokeResult, Tool, ToolCall, ToolExecuteContext, ToolSet, Usage } from '../types'
@@ -65,6 +66,8 @@ export interface ClientState {
   fieldChanges: FieldChange[]
   /** The provider fields the adapters need echoed in history. */
   echo: ResolvedEchoFields
+  /** The readers of text formats, in the order they run: the config's, the adapters', the default set. */
+  readers: readonly Reader[]
 }
 
 /** Everything one step needs after its request is built. */
@@ -542,7 +545,7 @@ export async function completeStep(step: StepState, parsed: ChatResponse): Promi
     throw new InvokeError('invalid_schema', 'The first choice has no "message" object.', { rawResponse: parsed })
   }
   step.answer = message
-  const repaired = repairToolCall(message, step.tools, step.context.toolChoiceName === undefined ? {} : { toolChoiceName: step.context.toolChoiceName })
+  const repaired = repairWithReaders(message, step.tools, step.context.toolChoiceName === undefined ? {} : { toolChoiceName: step.context.toolChoiceName }, client.readers)
   fixes.push(...repaired.fixes)
   if (fixes.length > 0) client.events.emit('fix', { codes: [...fixes] })
   const { tool } = repaired

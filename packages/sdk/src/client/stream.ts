@@ -3,6 +3,8 @@ import type { Adapter } from '../adapters/types'
 import { InvokeError, isAbortError, isInvokeError } from '../errors/invoke-error'
 import { withRetry } from '../retry/with-retry'
 import type { ChatMessage, ChatResponse, ChatStreamChunk, InvokeResult, StreamEvent, ToolSet } from '../types'
+import type { Reader } from '../repair/reader'
+import { previewsOf } from './combine-previews'
 import { createStreamAssembler, type StreamAssembler } from './create-stream-assembler'
 import type { RequestLink } from './link-request'
 import {
@@ -137,7 +139,7 @@ async function readStream(step: StepState, sent: SentRequest, emit: (event: Stre
   const { client } = step
   const { response, link } = sent
   const secrets = client.secrets
-  const assembler = createStreamAssembler(emit)
+  const assembler = createStreamAssembler(emit, { previews: previewsOf(client.readers) })
   const fixers = client.responseChain.filter((adapter) => adapter.fixChunk)
   const body = response.body
   if (!body) {
@@ -207,7 +209,7 @@ async function readStream(step: StepState, sent: SentRequest, emit: (event: Stre
   if (mode === 'json') {
     // A server that ignored `stream: true` (or sent its chunks as JSON lines): read as invoke would.
     const parsed = parseResponseBody(step, response.status, response.headers, redact(jsonText, secrets), (body) => readEventText(step, response, body))
-    emitWhole(parsed, emit)
+    emitWhole(parsed, emit, step.client.readers)
     return parsed
   }
   if (events === 0) {
@@ -261,10 +263,10 @@ function handleEvent(step: StepState, response: Response, assembler: StreamAssem
 }
 
 /** A server that ignored `stream: true`: show its whole answer as one burst of events. */
-function emitWhole(response: ChatResponse, emit: (event: StreamEvent) => void) {
+function emitWhole(response: ChatResponse, emit: (event: StreamEvent) => void, readers: readonly Reader[]) {
   const message = Array.isArray(response.choices) ? response.choices[0]?.message : undefined
   if (typeof message !== 'object' || message === null) return
-  const assembler = createStreamAssembler(emit)
+  const assembler = createStreamAssembler(emit, { previews: previewsOf(readers) })
   const toolCalls = Array.isArray(message.tool_calls) ? message.tool_calls.map((call, index) => ({ ...call, index })) : undefined
   assembler.push({ choices: [{ index: 0, delta: { ...message, tool_calls: toolCalls } }] } as ChatStreamChunk)
   assembler.finish()

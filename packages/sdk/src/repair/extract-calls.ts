@@ -1,15 +1,11 @@
 import { trimEndOf } from '../text/trim-end-of'
 import type { JsonSchemaNode } from './coerce'
 import { MAX_JSON_DEPTH, parseLenientJson } from './lenient-json'
-import { recognizeGemmaCalls } from './markup-gemma'
-import { recognizeKeyValueCalls } from './markup-key-value'
-import { recognizePythonicCalls } from './markup-pythonic'
-import { MAX_CALLS, addFound, cleanToolName, fenceAround, findFences, findSpecialTokens, isNameCode, isSpaceCode, overlapsAny, readName, skipSpaces, tokenStartingAt } from './markup-shared'
+import { MAX_CALLS, addFound, cleanToolName, fenceAround, isNameCode, isSpaceCode, overlapsAny, readName, skipSpaces } from './markup-shared'
 import type { ExtractedCall, ExtractionContext } from './markup-shared'
-import { recognizeTokenCalls } from './markup-tokens'
-import { recognizeArgumentPairs, recognizeElementTrees, recognizeNamedElements, recognizeWrappers, recognizeXmlCalls } from './markup-xml'
-import { recognizeYamlCalls } from './markup-yaml'
-import { scanJson } from './scan-json'
+import type { Reader } from './reader'
+import { createReadingContext, readAlone, type BuiltInReader, type ReadingContext } from './reading-context'
+import { gemmaReader, glmReader, hermesReader, keyValueReader, namedElementReader, pythonicReader, specialTokenReader, xmlCallReader, xmlTreeReader, yamlReader } from './readers'
 import type { JsonSpan, TextRange } from './scan-json'
 
 export type { ExtractedCall } from './markup-shared'
@@ -21,6 +17,8 @@ export interface ExtractCallsOptions {
   fieldsOf?: (name: string) => ReadonlySet<string>
   /** The input JSON Schema of a known tool or action: markup values written as text are typed by it (see `decodeValue`). */
   schemaOf?: (name: string) => JsonSchemaNode | undefined
+  /** The readers to run, in order (see {@link readCalls}); `extractCalls` defaults to every built-in reader. */
+  readers?: readonly Reader[]
 }
 
 export interface ExtractCallsResult {
@@ -32,21 +30,11 @@ export interface ExtractCallsResult {
 /** JSON spans looked at per message: a flood of braces costs bounded work. */
 const MAX_JSON_VISITS = 256
 
-// Markup recognizers, most specific first: each claims the text it reads, so the later, more
-// general ones (and the plain JSON candidates) never see the same call twice.
-const MARKUP_RECOGNIZERS: ReadonlyArray<(context: ExtractionContext) => void> = [
-  recognizeXmlCalls,
-  recognizeNamedElements,
-  recognizeArgumentPairs,
-  recognizeWrappers,
-  recognizeElementTrees,
-  recognizeTokenCalls,
-  recognizeGemmaCalls,
-]
-// Run after the JSON candidates: a `name(…)` inside a JSON string is not a call, while JSON inside
-// a call's parentheses is that call's argument. The YAML and key-value readers only read a text in which
-// nothing else was found.
-const LATE_RECOGNIZERS: ReadonlyArray<(context: ExtractionContext) => void> = [recognizePythonicCalls, recognizeYamlCalls, recognizeKeyValueCalls, recognizeBareName]
+// The stages readers run in. Markup first, each reader claiming the text it reads, so the later,
+// more general ones (and the plain JSON values) never see the same call twice. JSON next: a
+// `name(…)` inside a JSON string is not a call, while JSON inside a call's parentheses is that
+// call's argument. Fallback readers (pythonic, YAML, key=value, a bare name) last, over what is left.
+const STAGES = ['markup', 'json', 'fallback'] as const
 
 /**
  * Finds every tool call or JSON candidate in model text, in order.
@@ -64,38 +52,29 @@ const LATE_RECOGNIZERS: ReadonlyArray<(context: ExtractionContext) => void> = [r
  * ```
  */
 export function extractCalls(text: string, options: ExtractCallsOptions = {}): ExtractCallsResult {
+  return readCalls(text, options.readers ?? builtInReaders, options)
+}
+
+/**
+ * Runs `readers` over `text` — the one place that decides their order: the stages of
+ * {@link Reader.stage}, and within a stage the order given — and returns the calls in text order.
+ * A reader that throws is skipped; what it claimed is released.
+ */
+export function readCalls(text: string, readers: readonly Reader[], options: ExtractCallsOptions = {}): ExtractCallsResult {
   if (typeof text !== 'string' || text.length === 0) return { calls: [], truncated: false }
   try {
-    return extractCallsFrom(text, options)
+    return readCallsFrom(text, readers, options)
   } catch {
     // Defensive: a parser bug must not turn odd model output into a crash of the caller.
     return { calls: [], truncated: false }
   }
 }
 
-function extractCallsFrom(text: string, options: ExtractCallsOptions): ExtractCallsResult {
-  const tokens = findSpecialTokens(text)
-  const context: ExtractionContext = {
-    text,
-    names: options.names,
-    fieldsOf: options.fieldsOf,
-    schemaOf: options.schemaOf,
-    tokens,
-    tokenAt: (offset) => tokenStartingAt(tokens, offset),
-    scan: scanJson(text, tokens),
-    fences: findFences(text),
-    found: [],
-    truncated: false,
-  }
-  for (const recognize of MARKUP_RECOGNIZERS) {
-    if (context.found.length >= MAX_CALLS) break
-    recognize(context)
-  }
-  dropMarkupInsideJson(context)
-  addJsonCandidates(context)
-  for (const recognize of LATE_RECOGNIZERS) {
-    if (context.found.length >= MAX_CALLS) break
-    recognize(context)
+function readCallsFrom(text: string, readers: readonly Reader[], options: ExtractCallsOptions): ExtractCallsResult {
+  const context = createReadingContext(text, options.names, options.fieldsOf, options.schemaOf)
+  for (const stage of STAGES) {
+    if (stage === 'json') dropMarkupInsideJson(context)
+    for (const reader of readers) if ((reader.stage ?? 'markup') === stage) runReader(reader, context)
   }
 
   const claimed: TextRange[] = context.found.map((found) => [found.call.start, found.end] as const)
@@ -103,6 +82,44 @@ function extractCallsFrom(text: string, options: ExtractCallsOptions): ExtractCa
   const truncated = context.truncated || (context.scan.truncated && !insideAny(claimed, context.scan.truncatedStart))
   const calls = context.found.map((found) => found.call).sort((left, right) => left.start - right.start)
   return { calls, truncated }
+}
+
+/** Runs one reader and claims what it read; a call it reports cut off marks the text truncated instead. */
+function runReader(reader: Reader, context: ReadingContext): void {
+  if (context.found.length >= MAX_CALLS) return
+  const before = context.found.length
+  let read: ReturnType<Reader['read']>
+  try {
+    const { recognize } = reader as Partial<BuiltInReader>
+    if (typeof recognize === 'function') {
+      // A built-in reader reads straight into the shared context (its scan, its claims).
+      recognize(context)
+      for (let index = before; index < context.found.length; index++) context.found[index]!.call.reader = reader.name
+      return
+    }
+    read = reader.read(context.text, context)
+  } catch {
+    context.found.length = before
+    return
+  }
+  if (!Array.isArray(read)) return
+  for (const found of read as ReturnType<Reader['read']> & unknown[]) {
+    if (typeof found !== 'object' || found === null || !Number.isInteger(found.start) || !(found.end >= found.start)) continue
+    if (found.truncated) {
+      context.truncated = true
+      continue
+    }
+    const call: ExtractedCall = {
+      ...(typeof found.name === 'string' ? { name: found.name } : {}),
+      args: found.args,
+      format: typeof found.format === 'string' && found.format ? found.format : `tool-markup:${reader.name}`,
+      fixes: Array.isArray(found.fixes) ? found.fixes.filter((code) => typeof code === 'string') : [],
+      start: found.start,
+      reader: reader.name,
+    }
+    if (typeof found.nameHint === 'string') call.nameHint = found.nameHint
+    addFound(context, call, found.end)
+  }
 }
 
 function insideAny(ranges: readonly TextRange[], position: number): boolean {
@@ -145,7 +162,8 @@ function outermostSpanAround(spans: readonly JsonSpan[], position: number): Json
   return found && found.end > position ? found : undefined
 }
 
-function addJsonCandidates(context: ExtractionContext): void {
+/** JSON objects and arrays in the text, outside what markup readers took: the `json` reader. */
+export function addJsonCandidates(context: ExtractionContext): void {
   const claimed: TextRange[] = context.found.map((found) => [found.call.start, found.end] as const)
   const { scan, text } = context
   // Depth-first over the span tree with an explicit stack: nesting depth must not reach the call stack.
@@ -234,9 +252,73 @@ function nameBefore(context: ExtractionContext, position: number): string | unde
 }
 
 /** A whole answer that is only a known action name (`done`, `` `wait` ``): that action, no arguments. */
-function recognizeBareName(context: ExtractionContext): void {
+export function recognizeBareName(context: ExtractionContext): void {
   if (context.found.length > 0 || !context.names || context.text.length > 256) return
   const bare = trimEndOf(context.text.trim().replace(/^[`'"*]+/, ''), '`\'"*.!').trim()
   const name = cleanToolName(bare)
   if (context.names.has(name)) addFound(context, { name, args: {}, format: 'bare-name', fixes: [], start: context.text.indexOf(bare) }, context.text.length)
 }
+
+/**
+ * JSON objects and arrays anywhere in the text — bare, fenced, several in a row, prose around —
+ * parsed leniently (`content-json`). Envelopes (`{name, arguments}`) are left for the repair to
+ * unwrap; a known name written just before a value on its line is its `nameHint`.
+ *
+ * @example
+ * ```ts
+ * const client = createClient({ baseURL, model, readers: [hermesReader] }) // jsonReader is always there
+ * ```
+ */
+export const jsonReader: BuiltInReader = {
+  name: 'json',
+  formats: ['content-json'],
+  stage: 'json',
+  recognize: addJsonCandidates,
+  read: (text, context) => readAlone(jsonReader, text, context),
+}
+
+/**
+ * A whole answer that is only a known action name (`done`, `` `wait` ``): that action with no
+ * arguments (`bare-name`). Only for short answers in which nothing else was found.
+ *
+ * @example
+ * ```ts
+ * bareNameReader.read('`done`', { names: new Set(['done']), claimed: () => false }) // [{ name: 'done', args: {}, … }]
+ * ```
+ */
+export const bareNameReader: BuiltInReader = {
+  name: 'bare-name',
+  formats: ['bare-name'],
+  stage: 'fallback',
+  recognize: recognizeBareName,
+  read: (text, context) => readAlone(bareNameReader, text, context),
+}
+
+/**
+ * Every built-in reader, in the order they run within each stage: what the default `@wildcall/sdk`
+ * client reads (the autoFixer). Pass it to a `@wildcall/sdk/core` client to read the same.
+ *
+ * @example
+ * ```ts
+ * import { createClient } from '@wildcall/sdk/core'
+ * import { builtInReaders } from '@wildcall/sdk'
+ * const client = createClient({ baseURL, model, readers: builtInReaders })
+ * ```
+ */
+export const builtInReaders: readonly Reader[] = [
+  xmlCallReader,
+  namedElementReader,
+  glmReader,
+  hermesReader,
+  xmlTreeReader,
+  specialTokenReader,
+  gemmaReader,
+  jsonReader,
+  pythonicReader,
+  yamlReader,
+  keyValueReader,
+  bareNameReader,
+]
+
+/** The readers a `@wildcall/sdk/core` client has without being given more: JSON values only. */
+export const jsonReaders: readonly Reader[] = [jsonReader]

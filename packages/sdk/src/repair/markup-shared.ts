@@ -207,6 +207,8 @@ export interface ExtractedCall {
    * the call's name unless the JSON names one itself.
    */
   calledName?: string
+  /** The name of the reader that read it (`result.fixes` gets `reader:<name>`). */
+  reader?: string
 }
 
 /** A call plus the text range it was read from. */

@@ -3,9 +3,10 @@ import { validateSchema } from '../tool/schema'
 import type { ChatResponseMessage, ChatToolCall, Tool, ToolCall, ToolSet } from '../types'
 import { coerceToSchema, isPlainObject, pushFix, sanitizeValue } from './coerce'
 import { availableList, describeIssue, previewValue } from './describe-issue'
-import { extractCalls, type ExtractedCall } from './extract-calls'
+import { builtInReaders, jsonReaders, readCalls as readCallsWith, type ExtractedCall } from './extract-calls'
 import { decodeEscapedText, isTruncatedJson, parseKeyValueText, parseLenientJson } from './lenient-json'
 import { matchName } from './markup-shared'
+import { composeReaders, type Reader } from './reader'
 import { ACTION_KEY, fieldNames, liftLabelledReflection, movedActionKey, safeJsonSchema, shapeMacroInput, type DroppedCall } from './shape-macro-input'
 import { readContentPart, splitReasoning } from './split-reasoning'
 import { discriminatorKeys, envelopeInput, envelopeName, flatInput, isEnvelope, isFieldsOnly, unwrapArgumentLayers, unwrapEnvelope, type RawCall } from './unwrap'
@@ -25,6 +26,11 @@ export type { DroppedCall } from './shape-macro-input'
 export interface RepairOptions {
   /** The tool the request named in `tool_choice`, if any: the owner of JSON that names no tool. */
   toolChoiceName?: string
+  /**
+   * Readers of text formats to try before the default set (every built-in reader; with
+   * `@wildcall/sdk/core`, the JSON reader). A reader named like a built-in one takes its place.
+   */
+  readers?: readonly Reader[]
 }
 
 /**
@@ -51,7 +57,8 @@ export interface RepairResult {
    * `bare-value`, `bare-action-name`, `unwrapped-array`, `fallback-action`); values
    * (`coerced:number|integer|boolean|string|array|enum`, `dropped-null`, `dropped-unsafe-key`,
    * `guessed-value-type` for a markup value typed without a schema); and
-   * `dropped-calls:N` when other calls were not taken.
+   * `dropped-calls:N` when other calls were not taken; `reader:<name>` names the reader that read a call
+   * written into the text.
    */
   fixes: string[]
   /** Other calls the response held, not taken (several `tool_calls`, several calls in the text, extra actions). */
@@ -87,8 +94,27 @@ const mentionsInternals = (text: string) => text.includes('proto') || text.inclu
  * ```
  */
 export function repairToolCall(message: ChatResponseMessage, tools: ToolSet, options: RepairOptions = {}): RepairResult {
+  return repairWithReaders(message, tools, options, builtInReaders)
+}
+
+/**
+ * {@link repairToolCall} of `@wildcall/sdk/core`: the same repair, reading only JSON in the text
+ * unless `options.readers` brings readers of other formats.
+ *
+ * @example
+ * ```ts
+ * import { repairToolCall, hermesReader } from '@wildcall/sdk/core'
+ * const { toolCall } = repairToolCall(message, { click }, { readers: [hermesReader] })
+ * ```
+ */
+export function repairToolCallCore(message: ChatResponseMessage, tools: ToolSet, options: RepairOptions = {}): RepairResult {
+  return repairWithReaders(message, tools, options, jsonReaders)
+}
+
+/** The repair with `defaults` as the readers tried after `options.readers`. */
+export function repairWithReaders(message: ChatResponseMessage, tools: ToolSet, options: RepairOptions, defaults: readonly Reader[]): RepairResult {
   try {
-    return takeCleanCall(message, tools) ?? repairMessage(message, tools, options)
+    return takeCleanCall(message, tools) ?? repairMessage(message, tools, options, composeReaders(options.readers, defaults))
   } catch (error) {
     if (isInvokeError(error)) throw error
     const detail = error instanceof Error ? error.message : String(error)
@@ -150,9 +176,11 @@ interface Context {
   failures: Failure[]
   /** The answer (or a call's arguments) ends inside a value it never closed. */
   unclosed: boolean
+  /** The readers of text formats, in the order they run. */
+  readers: readonly Reader[]
 }
 
-function createContext(tools: ToolSet, options: RepairOptions): Context {
+function createContext(tools: ToolSet, options: RepairOptions, readers: readonly Reader[]): Context {
   if (typeof tools !== 'object' || tools === null) throw new InvokeError('config_error', 'repairToolCall: "tools" must be an object of tools.')
   const toolNames = Object.keys(tools)
   const names = new Set(toolNames)
@@ -166,14 +194,14 @@ function createContext(tools: ToolSet, options: RepairOptions): Context {
   // The named tool's macro first: its actions win when two macro tools share an action name.
   const chosen = options.toolChoiceName
   if (chosen !== undefined) macros.sort(([a], [b]) => Number(b === chosen) - Number(a === chosen))
-  return { tools, toolNames, names, macros, toolChoiceName: chosen !== undefined && Object.hasOwn(tools, chosen) ? chosen : undefined, failures: [], unclosed: false }
+  return { tools, toolNames, names, macros, toolChoiceName: chosen !== undefined && Object.hasOwn(tools, chosen) ? chosen : undefined, failures: [], unclosed: false, readers }
 }
 
-function repairMessage(message: ChatResponseMessage, tools: ToolSet, options: RepairOptions): RepairResult {
+function repairMessage(message: ChatResponseMessage, tools: ToolSet, options: RepairOptions, readers: readonly Reader[]): RepairResult {
   if (typeof message !== 'object' || message === null) {
     throw new InvokeError('invalid_schema', 'The response message is not an object.')
   }
-  const context = createContext(tools, options)
+  const context = createContext(tools, options, readers)
   const tried: RawCall[] = []
 
   // 1. Native calls: every tool_calls entry, then the legacy function_call.
@@ -272,6 +300,7 @@ function candidatesIn(text: string, extra: readonly string[], context: Context):
 function fromExtracted(call: ExtractedCall, extra: readonly string[], before: string, context: Context): RawCall {
   const fixes: string[] = []
   for (const code of [call.format, ...call.fixes, ...extra]) if (typeof code === 'string' && code) pushFix(fixes, code)
+  if (call.reader) pushFix(fixes, `reader:${call.reader}`)
   const raw: RawCall = { ...(typeof call.name === 'string' && call.name ? { name: call.name } : {}), args: call.args, fixes, before }
   if (!raw.name && call.calledName) raw.calledName = call.calledName
   // `scroll: {"down": true}`: the name written before unnamed JSON, if the JSON alone does not resolve.
@@ -561,7 +590,7 @@ function resolveCall(raw: RawCall, context: Context): Success | Failure {
     // `"arguments": "scroll(down=True)"`: a call written as text, taken when it is a call of this tool.
     const call = pairs ? undefined : callInText(decoded.unparseable, raw, context)
     if (call && (!call.name || !name || findTool(call.name, context)?.toolName === findTool(name, context)?.toolName)) {
-      return resolveCall({ ...raw, name: call.name ?? name, args: call.args, fixes: [...fixes, call.format, ...call.fixes], inner: true }, context)
+      return resolveCall({ ...raw, name: call.name ?? name, args: call.args, fixes: [...fixes, call.format, ...call.fixes, ...(call.reader ? [`reader:${call.reader}`] : [])], inner: true }, context)
     }
     if (!pairs) return { rank: name && findTool(name, context) ? Rank.Invalid : Rank.NoTool, message: `The arguments of "${name ?? 'the call'}" are not JSON: ${previewValue(decoded.unparseable)}.` }
     decoded = { value: pairs }
@@ -656,7 +685,7 @@ function resolveCall(raw: RawCall, context: Context): Success | Failure {
       // `"action": "scroll(down=True)"`: an action written as a call in text, read by the extractor once.
       const call = callInText(args.action, raw, context)
       if (call) {
-        for (const code of [call.format, ...call.fixes]) pushFix(fixes, code)
+        for (const code of [call.format, ...call.fixes, call.reader && `reader:${call.reader}`]) if (code) pushFix(fixes, code)
         args.action = call.name ? { [call.name]: call.args } : call.args
         args = (shapeMacroInput(args, tool.macro, toolName, fixes, dropped) as { args: unknown }).args
       }
@@ -679,7 +708,7 @@ function callInText(text: unknown, raw: RawCall, context: Context): ExtractedCal
 }
 
 const readCalls = (text: string, context: Context) =>
-  extractCalls(text, {
+  readCallsWith(text, context.readers, {
     names: context.names,
     fieldsOf: (name) => fieldsOf(name, context),
     schemaOf: (name) => {

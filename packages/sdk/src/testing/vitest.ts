@@ -28,3 +28,6 @@ export type { AdapterTestOptions, AdapterTestTarget, AdapterRequestCase, Adapter
 export function testAdapter(adapter: Adapter, options: AdapterTestOptions = {}): void {
   registerAdapterSuite({ describe, it }, adapter, options)
 }
+
+export { testReader } from './test-reader'
+export type { ReaderTestCall, ReaderTestOptions } from './test-reader'

@@ -142,7 +142,7 @@ const table: Array<[string, ChatResponseMessage, Outcome]> = [
   [
     'markup with a default left out',
     text('<tool_call>{"name": "input_text", "arguments": {"index": "2", "text": 5}}</tool_call>'),
-    { args: { input_text: { index: 2, text: '5', clear: false } }, fixes: ['tool-markup:hermes', 'unwrapped-envelope', 'coerced:integer', 'coerced:string'] },
+    { args: { input_text: { index: 2, text: '5', clear: false } }, fixes: ['tool-markup:hermes', 'reader:hermes', 'unwrapped-envelope', 'coerced:integer', 'coerced:string'] },
   ],
   ['a boolean as a word', native('input_text', { index: 1, text: 'hi', clear: 'yes' }), { args: { input_text: { index: 1, text: 'hi', clear: true } }, fixes: ['coerced:boolean'] }],
   ['an enum in the wrong case', native('scroll', { direction: 'UP', amount: '2.5' }), { args: { scroll: { direction: 'up', amount: 2.5 } }, fixes: ['coerced:enum', 'coerced:number'] }],
@@ -154,7 +154,7 @@ const table: Array<[string, ChatResponseMessage, Outcome]> = [
   ['null for a nullable field', native('search', { query: 'cats', note: null }), { args: { search: { query: 'cats', note: null } }, fixes: [] }],
   ['null for an optional field', native('scroll', { direction: 'down', amount: null }), { args: { scroll: { direction: 'down' } }, fixes: ['dropped-null'] }],
   ['name/value pairs', native('search', [{ name: 'query', value: 'dogs' }]), { args: { search: { query: 'dogs' } }, fixes: ['argument-pairs'] }],
-  ['a pythonic call', text('done(text="all set")'), { args: { done: { text: 'all set' } }, fixes: ['tool-markup:pythonic'] }],
+  ['a pythonic call', text('done(text="all set")'), { args: { done: { text: 'all set' } }, fixes: ['tool-markup:pythonic', 'reader:pythonic'] }],
   ['below a minimum', native('click_element', { index: -1 }), { error: `invalid_tool_args: click_element.index: expected integer ≥ 0, got -1. ${AVAILABLE}` }],
   ['a missing field', native('input_text', { index: 1 }), { error: `invalid_tool_args: input_text.text: required string, got nothing. ${AVAILABLE}` }],
   ['not in the enum', native('scroll', { direction: 'sideways' }), { error: `invalid_tool_args: scroll.direction: expected one of "down", "up", got "sideways". ${AVAILABLE}` }],

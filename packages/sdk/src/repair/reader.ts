@@ -1,0 +1,133 @@
+import type { ExtractedCall } from './markup-shared'
+
+/**
+ * What a {@link Reader} gets beside the text: what the tools expect, and what earlier readers took.
+ *
+ * @example
+ * ```ts
+ * const reader: Reader = {
+ *   name: 'at-call',
+ *   formats: ['tool-markup:at-call'],
+ *   read(text, context) {
+ *     const match = /@(\w+)\((.*?)\)/.exec(text)
+ *     if (!match || !context.names?.has(match[1]!) || context.claimed(match.index, match.index + match[0].length)) return undefined
+ *     return [{ name: match[1], args: { text: match[2] }, format: 'tool-markup:at-call', fixes: [], start: match.index, end: match.index + match[0].length }]
+ *   },
+ * }
+ * ```
+ */
+export interface ReaderContext {
+  /** Known tool and action names: what decides whether `foo(x=1)` in prose or a bare `foo` is a call. */
+  names: ReadonlySet<string> | undefined
+  /** The field names of a known tool or action, for formats with no other mark of a call (`scroll down=true`). */
+  fieldsOf?: (name: string) => ReadonlySet<string>
+  /** Whether `[start, end)` overlaps a call an earlier reader took: that text is not read twice. */
+  claimed(start: number, end: number): boolean
+}
+
+/**
+ * One call a {@link Reader} found: the call, and where it is in the text. `args` may be a value the
+ * repair unwraps further (an envelope `{ name, arguments }` when the format carries no name).
+ *
+ * @example
+ * ```ts
+ * const call: ReaderCall = { name: 'scroll', args: { down: true }, format: 'tool-markup:at-call', fixes: [], start: 0, end: 17 }
+ * ```
+ */
+export interface ReaderCall extends ExtractedCall {
+  /** Offset just after the call (its closer). */
+  end: number
+  /**
+   * The text ends inside this call: the step fails with `output_truncated` unless another call
+   * validates, and the cut call itself is never executed.
+   */
+  truncated?: boolean
+}
+
+/**
+ * A response-side plugin: reads one text format (a model family's native tool-call markup) into
+ * calls. The repair runs every reader of a step over the answer text, in one place and order:
+ * `markup` readers first (the caller's and the adapters' own before the built-in ones), then the
+ * JSON values of the text, then `fallback` readers over what nothing else took. Calls from all of
+ * them are tried in text order and the first one that validates is the step.
+ *
+ * A reader returns only what the text spells: it never invents a call, a name or a value, and it
+ * returns nothing for prose, code samples and other formats. Prove it with `testReader` from
+ * `@wildcall/sdk/testing`.
+ *
+ * @example
+ * ```ts
+ * // `@@scroll down=true@@`: a made-up markup, read for every client created with it.
+ * const atReader: Reader = {
+ *   name: 'at-at',
+ *   formats: ['tool-markup:at-at'],
+ *   read(text) {
+ *     const calls: ReaderCall[] = []
+ *     for (const match of text.matchAll(/@@(\w+)((?: \w+=\S+)*)@@/g)) {
+ *       const args = Object.fromEntries(match[2]!.trim().split(' ').filter(Boolean).map((pair) => pair.split('=')))
+ *       calls.push({ name: match[1], args, format: 'tool-markup:at-at', fixes: [], start: match.index, end: match.index + match[0].length })
+ *     }
+ *     return calls
+ *   },
+ * }
+ * const client = createClient({ baseURL, model, readers: [atReader] })
+ * ```
+ */
+export interface Reader {
+  /** Unique name, reported in `result.fixes` as `reader:<name>`. A name given twice runs once. */
+  name: string
+  /** The fix codes of the formats it reads (`tool-markup:<family>`). */
+  formats: readonly string[]
+  /**
+   * When it runs: `markup` (the default) before the JSON values of the text, so JSON inside the
+   * markup is the call's own; `json` for readers of JSON values; `fallback` after both and only
+   * over text nothing else took (syntax that also occurs in prose or inside JSON strings).
+   */
+  stage?: 'markup' | 'json' | 'fallback'
+  /** The calls in `text`, with their positions, or nothing. Must not throw; must stay linear in the text. */
+  read(text: string, context: ReaderContext): readonly ReaderCall[] | undefined
+  /**
+   * Optional incremental preview for `client.stream()`: the arguments of a call while it is still
+   * being written. `from` is where to start reading in the streamed content.
+   */
+  preview?(from: number): ReaderPreview
+}
+
+/**
+ * Reads a call while it streams: each piece of content is pushed once, in order, so the preview
+ * keeps its own state and the work stays linear in the length of the answer.
+ *
+ * @example
+ * ```ts
+ * const preview = reader.preview!(0)
+ * preview.push(delta) // each new piece of content
+ * if (preview.start >= 0) console.log(preview.name, preview.read())
+ * ```
+ */
+export interface ReaderPreview {
+  /** Where the call's arguments start in the content, or -1 while none has. */
+  start: number
+  /** The call's name, once written. */
+  name?: string
+  /** Reads the next piece of the content (starting at the `from` the preview was made with). */
+  push(piece: string): void
+  /** The arguments so far. */
+  read(): Record<string, unknown>
+}
+
+/**
+ * The readers of one step, in the order they run: readers not in `defaults` first (in the order
+ * given), then `defaults`. A name given twice runs once: a reader named like a default one takes
+ * that one's place, so a built-in reader an adapter declares runs where the built-in set puts it and
+ * the results do not depend on who named it.
+ */
+export function composeReaders(extra: readonly Reader[] | undefined, defaults: readonly Reader[]): readonly Reader[] {
+  if (!extra || extra.length === 0) return defaults
+  const given = new Map<string, Reader>()
+  for (const reader of extra) if (!given.has(reader.name)) given.set(reader.name, reader)
+  const defaultNames = new Set(defaults.map((reader) => reader.name))
+  const readers: Reader[] = []
+  for (const [name, reader] of given) if (!defaultNames.has(name)) readers.push(reader)
+  for (const reader of defaults) if (!readers.some((taken) => taken.name === reader.name)) readers.push(given.get(reader.name) ?? reader)
+  return readers
+}
