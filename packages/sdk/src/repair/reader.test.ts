@@ -116,7 +116,8 @@ describe('readers', () => {
     expect(result.toolCall).toMatchObject({ name: 'scroll', args: { down: true, num_pages: 2 } })
     expect(result.fixes).toEqual(expect.arrayContaining(['tool-markup:at-at', 'reader:at-at', 'coerced:boolean']))
     answer = 'I will scroll. @@scroll down=true'
-    await expect(client.invoke(ask, tools, {})).rejects.toMatchObject({ type: 'output_truncated' })
+    // Unclosed under a normal finish: malformed, not cut off (issue 10), and never executed.
+    await expect(client.invoke(ask, tools, {})).rejects.toMatchObject({ type: 'no_tool_call', retryable: true })
   })
 
   it('should skip a reader that throws or answers junk, and keep reading with the others', () => {
