@@ -54,7 +54,8 @@ describe('scripts/check-size.mjs', () => {
 
   // Measured 46,670 B when the entry was made: the budget needs the zod 3 converter, the provider
   // error wordings and streaming out of the core bundle (see the closing notes of issue 14).
-  const CORE_CEILING = 46_800
+  // Set at 46,800 on the readers branch; 49,000 once merged with the agent loop, streaming and fidelity work (measured 48,839).
+  const CORE_CEILING = 49_000
   it(`should keep @wildcall/sdk/core under its ratchet ceiling of ${CORE_CEILING} B gzip, without the markup readers`, () => {
     const core = byName.get('@wildcall/sdk/core')!
     const root = byName.get('@wildcall/sdk')!
