@@ -122,6 +122,21 @@ export function repairWithReaders(message: ChatResponseMessage, tools: ToolSet, 
   }
 }
 
+const fieldsByTool = new WeakMap<Tool, Record<string, unknown> | null>()
+
+/** Whether every key of `args` is a property of the tool's input schema (its JSON Schema, cached per tool). */
+function keysAreFields(args: object, tool: Tool): boolean {
+  let properties = fieldsByTool.get(tool)
+  if (properties === undefined) {
+    const declared = safeJsonSchema(tool)?.properties
+    properties = typeof declared === 'object' && declared !== null ? (declared as Record<string, unknown>) : null
+    fieldsByTool.set(tool, properties)
+  }
+  if (properties === null || Array.isArray(args)) return false
+  for (const key in args) if (!Object.hasOwn(properties, key)) return false
+  return true
+}
+
 /** The fast path: one clean native call with JSON arguments that validate. No repair work at all. */
 function takeCleanCall(message: ChatResponseMessage, tools: ToolSet): RepairResult | undefined {
   const calls = message?.tool_calls
@@ -136,10 +151,13 @@ function takeCleanCall(message: ChatResponseMessage, tools: ToolSet): RepairResu
   } catch {
     return undefined
   }
+  if (typeof args !== 'object' || args === null) return undefined
+  const tool = tools[name]!
   // Arguments shaped as an envelope (`{"arguments": {"name": "John"}, "name": "get_age"}`) are read by
   // role on the slow path: the schema would strip `arguments` and keep the tool's name as the argument.
-  if (typeof args !== 'object' || args === null || isEnvelope(args)) return undefined
-  const tool = tools[name]!
+  // Arguments whose every key is a field of the tool are arguments, so the envelope test (a few regex
+  // tests per key) runs only when a key is not.
+  if (!keysAreFields(args, tool) && isEnvelope(args)) return undefined
   const checked = validateSchema(tool.inputSchema, args)
   if (!checked.success) return undefined
   const id = call!.id
