@@ -2,6 +2,7 @@ import { InvokeError, isInvokeError } from '../errors/invoke-error'
 import { validateSchema } from '../tool/schema'
 import type { ChatResponseMessage, ChatToolCall, Tool, ToolCall, ToolSet } from '../types'
 import { coerceToSchema, isPlainObject, pushFix, sanitizeValue } from './coerce'
+import { decodeXmlReferences } from './decode-value'
 import { availableList, describeIssue, previewValue } from './describe-issue'
 import { builtInReaders, jsonReaders, readCalls as readCallsWith, type ExtractedCall } from './extract-calls'
 import { decodeEscapedText, isTruncatedJson, parseKeyValueText, parseLenientJson } from './lenient-json'
@@ -262,8 +263,9 @@ function repairMessage(message: ChatResponseMessage, tools: ToolSet, options: Re
   const fromContent = pickFirst(answer.raws, context, tried)
   if (fromContent) return fromContent
   // A proxy or template that HTML-escaped the answer (`{&quot;name&quot;: …}`): read it unescaped.
-  if (split.answer.search(ENTITY) >= 0) {
-    const fromUnescaped = pickFirst(candidatesIn(decodeEntities(split.answer), [...split.fixes, 'html-entities'], context).raws, context, tried)
+  const unescaped = decodeXmlReferences(split.answer)
+  if (unescaped !== split.answer) {
+    const fromUnescaped = pickFirst(candidatesIn(unescaped, [...split.fixes, 'html-entities'], context).raws, context, tried)
     if (fromUnescaped) return fromUnescaped
   }
   // An answer escaped as a JSON string, maybe several times (`{\"name\": …}`, `"\"{\\\"name…"`): read it decoded.
@@ -539,10 +541,6 @@ function discriminatedCall(record: Record<string, unknown>, context: Context): {
   }
   return undefined
 }
-
-const ENTITY = /&(?:quot|lt|gt|amp|apos|#39|#x27|#34);/g
-const ENTITIES: Record<string, string> = { '&quot;': '"', '&lt;': '<', '&gt;': '>', '&amp;': '&', '&apos;': "'", '&#39;': "'", '&#x27;': "'", '&#34;': '"' }
-const decodeEntities = (text: string) => text.replace(ENTITY, (entity) => ENTITIES[entity]!)
 
 /** The tool that JSON without a name belongs to, read from its keys. */
 function inferTool(args: unknown, context: Context, fixes: string[]): { toolName: string; tool: Tool; args: unknown } | undefined {
