@@ -10,6 +10,8 @@
 // - each built-in reader: what it adds to a core bundle (reported, no budget).
 // - `@wildcall/sdk/json-schema` (plain JSON Schema tools and their validator): what it adds to the
 //   root entry's bundle, i.e. the root and this entry bundled together, minus the root alone.
+// - `@wildcall/sdk/zod3` (the zod 3 to JSON Schema converter): what it adds to the root entry's bundle,
+//   measured the same way — at most 3.5 kB gzip. The root and core entries do not contain it.
 // - `@wildcall/mcp`: bundled with the SDK and the MCP SDK external.
 //
 // Sources are bundled (esbuild compiles TypeScript the way tsup does), so the figure never comes
@@ -29,6 +31,7 @@ const CORE_BUDGET = 30 * KB
 const ADAPTER_BUDGET = 1 * KB
 const JSON_SCHEMA_BUDGET = 8 * KB
 const MCP_BUDGET = 2 * KB
+const ZOD3_BUDGET = 3.5 * KB
 const nodeBuiltins = new Set(builtinModules)
 
 /**
@@ -86,6 +89,8 @@ async function checkSizes() {
   reports.push(sdk)
   const jsonSchemaEntry = { contents: ['packages/sdk/src/index.ts', 'packages/sdk/src/json-schema.ts'].map((file) => `export * from './${file}'`).join('\n') }
   reports.push(await measure('@wildcall/sdk/json-schema', jsonSchemaEntry, ['zod', 'zod/*'], JSON_SCHEMA_BUDGET, sdk))
+  const zod3Entry = { contents: ['packages/sdk/src/index.ts', 'packages/sdk/src/zod3.ts'].map((file) => `export * from './${file}'`).join('\n') }
+  reports.push(await measure('@wildcall/sdk/zod3', zod3Entry, ['zod', 'zod/*'], ZOD3_BUDGET, sdk))
   reports.push(await measure('@wildcall/mcp', join(root, 'packages/mcp/src/index.ts'), ['@wildcall/sdk', '@wildcall/sdk/*', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', 'zod', 'zod/*'], MCP_BUDGET))
   const core = await measure('@wildcall/sdk/core', join(root, 'packages/sdk/src/core.ts'), ['zod', 'zod/*'], CORE_BUDGET)
   reports.push(core)

@@ -18,11 +18,12 @@ export default defineConfig([
       readers: 'src/readers.ts',
       internal: 'src/internal.ts',
       'json-schema': 'src/json-schema.ts',
+      zod3: 'src/zod3.ts',
       'testing/index': 'src/testing/index.ts',
       'testing/vitest': 'src/testing/vitest.ts',
     },
   },
   // CJS: the scripted server and fixtures load with require too. The vitest kit is ESM only: vitest
   // cannot be required from CommonJS.
-  { ...shared, format: ['cjs'], entry: { index: 'src/index.ts', core: 'src/core.ts', readers: 'src/readers.ts', internal: 'src/internal.ts', 'json-schema': 'src/json-schema.ts', 'testing/index': 'src/testing/index.ts' } },
+  { ...shared, format: ['cjs'], entry: { index: 'src/index.ts', core: 'src/core.ts', readers: 'src/readers.ts', internal: 'src/internal.ts', 'json-schema': 'src/json-schema.ts', zod3: 'src/zod3.ts', 'testing/index': 'src/testing/index.ts' } },
 ])

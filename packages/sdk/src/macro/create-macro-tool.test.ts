@@ -5,6 +5,7 @@ import { createClient, createMacroTool, defineTool, isInvokeError } from '../ind
 import { startScriptedServer, toolCallResponse, type ScriptedServer } from '../testing'
 import { toToolJsonSchema, validateSchema } from '../tool/schema'
 import type { ToolExecuteContext } from '../types'
+import { zod3Schema } from '../zod3'
 import { createBrowserTools } from '../repair/__fixtures__/browser-tools'
 
 const context = (signal?: AbortSignal): ToolExecuteContext & { events: unknown[] } => {
@@ -47,7 +48,7 @@ describe('createMacroTool', () => {
   describe('schemas of both zod majors', () => {
     it('should pack and validate a zod 3 tool beside a zod 4 one', () => {
       const AgentOutput = createMacroTool({
-        legacy: defineTool({ description: 'Old tool', inputSchema: z3.object({ count: z3.number().int().min(1), note: z3.string().optional() }) }),
+        legacy: defineTool({ description: 'Old tool', inputSchema: zod3Schema(z3.object({ count: z3.number().int().min(1), note: z3.string().optional() })) }),
         modern: defineTool({ inputSchema: z.object({ flag: z.boolean().default(false) }) }),
       })
       const json = toToolJsonSchema(AgentOutput.inputSchema) as any

@@ -5,6 +5,7 @@ import { createClient } from '../client/create-client'
 import { isInvokeError } from '../errors/invoke-error'
 import { createMacroTool } from '../macro/create-macro-tool'
 import { defineTool } from './define-tool'
+import { zod3Schema } from './zod3-schema'
 
 function configError(run: () => unknown): string {
   try {
@@ -23,7 +24,7 @@ describe('defineTool', () => {
     ['a string', z.string(), '"string"'],
     ['an array', z.array(z.object({ index: z.number() })), '"array"'],
     ['a union of objects', z.union([z.object({ a: z.string() }), z.object({ b: z.number() })]), 'anyOf'],
-    ['a zod 3 number', z3.number(), '"number"'],
+    ['a zod 3 number', zod3Schema(z3.number()), '"number"'],
   ])('should reject %s as the top-level input schema and say how to wrap it', (_label, inputSchema, got) => {
     const message = configError(() => defineTool({ inputSchema }))
     expect(message).toContain(`the input schema must be an object at the top level (got ${got})`)
@@ -32,7 +33,7 @@ describe('defineTool', () => {
 
   it('should accept object schemas of zod 4 and zod 3, refined ones included', () => {
     expect(() => defineTool({ inputSchema: z.object({ a: z.string() }).refine((value) => value.a !== '') })).not.toThrow()
-    expect(() => defineTool({ inputSchema: z3.object({ a: z3.string() }) })).not.toThrow()
+    expect(() => defineTool({ inputSchema: zod3Schema(z3.object({ a: z3.string() })) })).not.toThrow()
   })
 })
 

@@ -1,7 +1,6 @@
 import { toJSONSchema } from 'zod/v4/core'
 import { InvokeError } from '../errors/invoke-error'
 import { setOwn } from '../repair/markup-shared'
-import { zod3ToJsonSchema } from './zod3-to-json-schema'
 
 /** One validation issue, Standard Schema shape. */
 export interface SchemaIssue {
@@ -94,11 +93,17 @@ export function toToolJsonSchema(schema: StandardSchemaLike): Record<string, unk
 function convert(schema: StandardSchemaLike): Record<string, unknown> {
   const standard = schema['~standard'] as StandardSchemaLike['~standard'] & { jsonSchema?: { input?: (options: { target: string }) => unknown } }
   let json: unknown
-  if (standard?.vendor === 'zod') {
-    json = '_zod' in schema ? toJSONSchema(schema as never, { io: 'input', unrepresentable: 'any' }) : zod3ToJsonSchema(schema)
+  if (standard?.vendor === 'zod' && '_zod' in schema) {
+    json = toJSONSchema(schema as never, { io: 'input', unrepresentable: 'any' })
   } else if (typeof standard?.jsonSchema?.input === 'function') {
-    // Standard JSON Schema (valibot's toStandardJsonSchema, ArkType, `jsonSchema()`): the input side.
+    // Standard JSON Schema (valibot's toStandardJsonSchema, ArkType, `jsonSchema()`, `zod3Schema()`): the input side.
     json = standard.jsonSchema.input({ target: 'draft-2020-12' })
+  } else if ('_def' in schema) {
+    // zod 3 cannot describe itself: its converter is an opt-in import, so that only its users pay for it.
+    throw new InvokeError(
+      'config_error',
+      'A tool input schema is a zod 3 schema, which needs its converter: wrap it, inputSchema: zod3Schema(z.object({ … })) with import { zod3Schema } from "@wildcall/sdk/zod3", or upgrade to zod 4.',
+    )
   } else {
     throw new InvokeError(
       'config_error',

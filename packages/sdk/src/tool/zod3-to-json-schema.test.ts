@@ -5,6 +5,7 @@ import { z as z3, type ZodTypeAny } from 'zod3'
 import { zodToJsonSchema } from 'zod-to-json-schema'
 import { isInvokeError } from '../errors/invoke-error'
 import { compactJsonSchema, toToolJsonSchema } from './schema'
+import { zod3Schema } from './zod3-schema'
 import { zod3ToJsonSchema } from './zod3-to-json-schema'
 
 /** What the SDK sent for a zod 3 schema before: zod-to-json-schema, then the same compaction. */
@@ -191,6 +192,8 @@ describe('zod3ToJsonSchema', () => {
 
     it.each(corpus)('should convert %s as zod-to-json-schema did', (_name, schema) => {
       expectSameAsReference(schema)
+      // What the model is sent for the wrapped schema: the same, key order included.
+      expect(JSON.stringify(toToolJsonSchema(zod3Schema(schema)))).toBe(JSON.stringify(converted(schema)))
     })
 
     it('should agree on generated schemas', () => {
@@ -284,10 +287,10 @@ describe('zod3ToJsonSchema', () => {
     })
   })
 
-  describe('through toToolJsonSchema', () => {
+  describe('through zod3Schema and toToolJsonSchema', () => {
     it('should send the converted schema and make bigints JSON numbers', () => {
       const schema = z3.object({ id: z3.bigint().min(1n).default(5n), kind: z3.literal(7n) })
-      const json = toToolJsonSchema(schema)
+      const json = toToolJsonSchema(zod3Schema(schema))
       expect(JSON.parse(JSON.stringify(json))).toEqual({
         type: 'object',
         properties: { id: { type: 'integer', format: 'int64', minimum: 1, default: 5 }, kind: { type: 'integer', const: 7 } },
@@ -297,7 +300,7 @@ describe('zod3ToJsonSchema', () => {
     })
 
     it('should keep a field named __proto__ as a field', () => {
-      const json = toToolJsonSchema(z3.object({ ['__proto__']: z3.string(), ok: z3.number() })) as { properties: Record<string, unknown>; required: string[] }
+      const json = toToolJsonSchema(zod3Schema(z3.object({ ['__proto__']: z3.string(), ok: z3.number() }))) as { properties: Record<string, unknown>; required: string[] }
       expect(Object.getPrototypeOf(json.properties)).toBe(Object.prototype)
       expect(Object.keys(json.properties)).toEqual(['__proto__', 'ok'])
       expect(JSON.stringify(json)).toContain('"__proto__":{"type":"string"}')

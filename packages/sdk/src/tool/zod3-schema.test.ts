@@ -1,0 +1,120 @@
+import { describe, expect, expectTypeOf, it, vi } from 'vitest'
+import { z } from 'zod'
+import { z as zodV3 } from 'zod/v3'
+import { z as z3 } from 'zod3'
+import { createClient, createMacroTool, defineTool, isInvokeError } from '../index'
+import { toolCallResponse } from '../testing'
+import type { Tool } from '../types'
+import { zod3Schema } from '../zod3'
+import { compactJsonSchema, toToolJsonSchema, validateSchema } from './schema'
+import { zod3ToJsonSchema } from './zod3-to-json-schema'
+
+function configError(run: () => unknown): string {
+  try {
+    run()
+  } catch (error) {
+    expect(isInvokeError(error) && error.type).toBe('config_error')
+    return (error as Error).message
+  }
+  throw new Error('expected a config_error')
+}
+
+/** What a user must read to fix a bare zod 3 schema: what it is, the import, the alternative. */
+function expectZod3Advice(message: string): void {
+  expect(message).toContain('is a zod 3 schema')
+  expect(message).toContain('zod3Schema(z.object({ … }))')
+  expect(message).toContain('import { zod3Schema } from "@wildcall/sdk/zod3"')
+  expect(message).toContain('upgrade to zod 4')
+}
+
+const Click = z3.object({ index: z3.number().int().min(0).describe('Element index'), clear: z3.boolean().default(true) })
+const Search = z3.object({
+  query: z3.string().min(1).transform((text) => text.trim()),
+  limit: z3.number().int().positive().max(50).default(10),
+  site: z3.string().url().optional(),
+  kind: z3.enum(['news', 'blog']).nullable().optional(),
+})
+
+describe('zod3Schema', () => {
+  it('should send the model the JSON Schema the zod 3 converter gives, normalised as before', () => {
+    for (const schema of [Click, Search]) {
+      const sent = toToolJsonSchema(zod3Schema(schema))
+      expect(JSON.stringify(sent)).toBe(JSON.stringify(compactJsonSchema(zod3ToJsonSchema(schema))))
+    }
+    expect(toToolJsonSchema(zod3Schema(Click))).toEqual({
+      type: 'object',
+      properties: { index: { type: 'integer', minimum: 0, description: 'Element index' }, clear: { type: 'boolean', default: true } },
+      required: ['index'],
+      additionalProperties: false,
+    })
+  })
+
+  it.each([
+    ['a valid call', Click, { index: 3 }],
+    ['a wrong type', Click, { index: '3' }],
+    ['a missing field', Click, {}],
+    ['a value under the minimum', Click, { index: -1, clear: false }],
+    ['a transform and a default', Search, { query: '  cats ' }],
+    ['several issues at once', Search, { query: '', limit: 99, site: 'not a url', kind: 'video' }],
+    ['not an object', Search, 'cats'],
+  ])('should validate %s exactly as the zod 3 schema does', (_label, schema, value) => {
+    const wrapped = zod3Schema(schema)
+    expect(wrapped['~standard'].validate(value)).toEqual(schema['~standard'].validate(value))
+    expect(validateSchema(wrapped, value)).toEqual(validateSchema(schema, value))
+  })
+
+  it('should keep an async refinement a config error, as before', () => {
+    const schema = z3.object({ name: z3.string().refine(async () => true) })
+    expect(configError(() => validateSchema(zod3Schema(schema), { name: 'a' }))).toContain('validated asynchronously')
+  })
+
+  it("should give the schema as it was, and type execute's input as the zod 3 output", () => {
+    const wrapped = zod3Schema(Search)
+    expect(wrapped.schema).toBe(Search)
+    defineTool({ inputSchema: wrapped, execute: (input) => expectTypeOf(input).toEqualTypeOf<{ query: string; limit: number; site?: string | undefined; kind?: 'news' | 'blog' | null | undefined }>() })
+  })
+
+  it('should accept the zod 3 of the zod 4 package (zod/v3)', () => {
+    const tool = defineTool({ inputSchema: zod3Schema(zodV3.object({ index: zodV3.number() })) })
+    expect(toToolJsonSchema(tool.inputSchema)).toMatchObject({ type: 'object', required: ['index'] })
+    expect(validateSchema(tool.inputSchema, { index: 1 })).toEqual({ success: true, data: { index: 1 } })
+  })
+
+  it('should refuse what is not a zod 3 schema, saying what to do', () => {
+    expect(configError(() => zod3Schema(z.object({ index: z.number() }) as never))).toBe(
+      '[wildcall] zod3Schema() got a zod 4 schema: pass it to defineTool as it is, without zod3Schema().',
+    )
+    for (const value of [undefined, null, {}, { _def: {} }, zod3Schema(Click)]) {
+      expect(configError(() => zod3Schema(value as never))).toBe('[wildcall] zod3Schema() needs a zod 3.25+ schema, e.g. zod3Schema(z.object({ index: z.number() })).')
+    }
+  })
+})
+
+describe('a bare zod 3 schema (without zod3Schema)', () => {
+  it.each([
+    ['zod3', Click],
+    ['zod/v3', zodV3.object({ index: zodV3.number() })],
+  ])('should be a config error in defineTool that shows the fix (%s)', (_label, schema) => {
+    expectZod3Advice(configError(() => defineTool({ inputSchema: schema as never })))
+  })
+
+  it('should be a config error as a macro action and as the reflection schema', () => {
+    const bare = { inputSchema: Click } as unknown as Tool
+    expectZod3Advice(configError(() => createMacroTool({ click: bare })))
+    const click = defineTool({ inputSchema: zod3Schema(Click) })
+    expectZod3Advice(configError(() => createMacroTool({ click }, { reflection: z3.object({ memory: z3.string() }) as never })))
+  })
+
+  it('should fail invoke and stream before any request is sent', async () => {
+    const customFetch = vi.fn(async () => new Response(JSON.stringify(toolCallResponse('click', { index: 1 }))))
+    const client = createClient({ baseURL: 'http://127.0.0.1:9/v1', model: 'gpt-4.1-mini', customFetch, retry: 0 })
+    const tools = { click: { inputSchema: Click } as unknown as Tool }
+    const invoked = await client.invoke([{ role: 'user', content: 'click' }], tools).catch((error: unknown) => error)
+    expect(isInvokeError(invoked) && invoked.type).toBe('config_error')
+    expectZod3Advice((invoked as Error).message)
+    const streamed = await (async () => client.stream([{ role: 'user', content: 'click' }], tools).result)().catch((error: unknown) => error)
+    expect(isInvokeError(streamed) && streamed.type).toBe('config_error')
+    expectZod3Advice((streamed as Error).message)
+    expect(customFetch).not.toHaveBeenCalled()
+  })
+})
