@@ -12,10 +12,10 @@ export interface SchemaIssue {
 type ValidationResult<Output> = { value: Output; issues?: undefined } | { issues: ReadonlyArray<SchemaIssue> }
 
 /**
- * Any schema that implements Standard Schema: zod 3.25+ and 4, and with Standard JSON Schema for
- * the JSON Schema sent to the model, ArkType, valibot through `toStandardJsonSchema` and plain JSON
- * Schema through `jsonSchema()` from `@wildcall/sdk/json-schema`. Validation goes through
- * `~standard.validate`.
+ * Any schema that implements Standard Schema: zod 4, and with Standard JSON Schema for the JSON
+ * Schema sent to the model, ArkType, valibot through `toStandardJsonSchema`, plain JSON Schema
+ * through `jsonSchema()` from `@wildcall/sdk/json-schema` and zod 3.25+ through `zod3Schema()` from
+ * `@wildcall/sdk/zod3`. Validation goes through `~standard.validate`.
  *
  * @example
  * ```ts

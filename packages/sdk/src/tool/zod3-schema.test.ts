@@ -6,7 +6,7 @@ import { createClient, createMacroTool, defineTool, isInvokeError } from '../ind
 import { toolCallResponse } from '../testing'
 import type { Tool } from '../types'
 import { zod3Schema } from '../zod3'
-import { compactJsonSchema, toToolJsonSchema, validateSchema } from './schema'
+import { compactJsonSchema, toToolJsonSchema, validateSchema, type StandardSchemaLike } from './schema'
 import { zod3ToJsonSchema } from './zod3-to-json-schema'
 
 function configError(run: () => unknown): string {
@@ -60,7 +60,7 @@ describe('zod3Schema', () => {
   ])('should validate %s exactly as the zod 3 schema does', (_label, schema, value) => {
     const wrapped = zod3Schema(schema)
     expect(wrapped['~standard'].validate(value)).toEqual(schema['~standard'].validate(value))
-    expect(validateSchema(wrapped, value)).toEqual(validateSchema(schema, value))
+    expect(validateSchema(wrapped, value)).toEqual(validateSchema(schema as StandardSchemaLike, value))
   })
 
   it('should keep an async refinement a config error, as before', () => {
