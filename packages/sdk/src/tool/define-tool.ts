@@ -4,7 +4,8 @@ import { assertObjectSchema } from './check-tool-definition'
 import { isStandardSchema, toToolJsonSchema, type InferSchemaOutput, type StandardSchemaLike } from './schema'
 
 /**
- * Declares a tool: a description, a zod input schema and an optional `execute`. Returns the same
+ * Declares a tool: a description, an input schema (zod 4, a Standard JSON Schema such as ArkType,
+ * `jsonSchema()` or, for zod 3, `zod3Schema()`) and an optional `execute`. Returns the same
  * object, typed, after checking its shape; an input schema that is not an object at the top level
  * (which the OpenAI API refuses) is a `config_error`.
  *
@@ -31,25 +32,24 @@ export function defineTool<Schema extends StandardSchemaLike, Output = unknown>(
   return tool as Tool<InferSchemaOutput<Schema>, Awaited<Output>>
 }
 
+// The optional fields of a Tool, in the order they are checked: the type each must have, in words.
+const OPTIONAL_FIELDS = [
+  ['execute', 'function', 'a function'],
+  ['retryOnError', 'boolean', 'true or false'],
+  ['toModelOutput', 'function', 'a function'],
+  ['description', 'string', 'a string'],
+] as const
+
 /** Throws `config_error` unless `tool` looks like a Tool. */
 export function assertTool(tool: unknown, name: string): asserts tool is Tool {
   if (typeof tool !== 'object' || tool === null) {
     throw new InvokeError('config_error', `Tool "${name}" is not an object. Create it with defineTool({ description, inputSchema, execute }).`)
   }
-  const { inputSchema, execute, description, retryOnError, toModelOutput } = tool as Record<string, unknown>
-  if (!isStandardSchema(inputSchema)) {
+  if (!isStandardSchema((tool as Partial<Tool>).inputSchema)) {
     throw new InvokeError('config_error', `Tool "${name}" needs an inputSchema: a zod schema (z.object({ index: z.number() })), a Standard JSON Schema (ArkType, valibot's toStandardJsonSchema) or jsonSchema({ type: 'object', … }) from "@wildcall/sdk/json-schema".`)
   }
-  if (execute !== undefined && typeof execute !== 'function') {
-    throw new InvokeError('config_error', `Tool "${name}": execute must be a function.`)
-  }
-  if (retryOnError !== undefined && typeof retryOnError !== 'boolean') {
-    throw new InvokeError('config_error', `Tool "${name}": retryOnError must be true or false.`)
-  }
-  if (toModelOutput !== undefined && typeof toModelOutput !== 'function') {
-    throw new InvokeError('config_error', `Tool "${name}": toModelOutput must be a function.`)
-  }
-  if (description !== undefined && typeof description !== 'string') {
-    throw new InvokeError('config_error', `Tool "${name}": description must be a string.`)
+  for (const [field, type, what] of OPTIONAL_FIELDS) {
+    const value = (tool as Record<string, unknown>)[field]
+    if (value !== undefined && typeof value !== type) throw new InvokeError('config_error', `Tool "${name}": ${field} must be ${what}.`)
   }
 }
