@@ -22,6 +22,22 @@ export interface Logger {
 }
 
 /**
+ * Streaming for a `@wildcall/sdk/core` client: the `streaming` value of `@wildcall/sdk/streaming`,
+ * passed as it is (its members are internal). `@wildcall/sdk`'s `createClient` always has it.
+ *
+ * @example
+ * ```ts
+ * import { createClient } from '@wildcall/sdk/core'
+ * import { streaming } from '@wildcall/sdk/streaming'
+ * const client = createClient({ baseURL, model, streaming })
+ * for await (const event of client.stream(messages, { AgentOutput })) render(event)
+ * ```
+ */
+export interface Streaming {
+  readonly name: 'streaming'
+}
+
+/**
  * Options of {@link createClient}.
  *
  * @example
@@ -65,6 +81,12 @@ export interface ClientConfig {
    * readers and the default set (every built-in reader; with `@wildcall/sdk/core`, JSON only).
    */
   readers?: Reader[]
+  /**
+   * `client.stream()` for a `@wildcall/sdk/core` client, and the reading of a body of stream events a
+   * server sends to a plain request: pass `streaming` from `@wildcall/sdk/streaming`. Without it a
+   * core client's `stream()` throws a `config_error`. `@wildcall/sdk` streams without it.
+   */
+  streaming?: Streaming
   /** The last word on the request body: mutate it, or return a new one. A throw is a `config_error`. */
   transformRequestBody?: (body: ChatRequest) => ChatRequest | void
   /** Send `tool_choice: 'required'` instead of naming the tool (for servers that reject named choices). */
@@ -147,6 +169,9 @@ export function validateConfig(config: unknown): asserts config is ClientConfig 
   if (c.deadlineMs !== undefined && !((c.deadlineMs as number) > 0)) fail('deadlineMs', `${DEADLINE_RULE} (got ${JSON.stringify(c.deadlineMs)}).`)
   if (c.readers !== undefined && !(Array.isArray(c.readers) && c.readers.every((reader) => isPlainObject(reader) && typeof reader.name === 'string' && typeof reader.read === 'function'))) {
     fail('readers', 'must be an array of readers: objects with a "name" and a "read(text, context)" function.')
+  }
+  if (c.streaming !== undefined && !(isPlainObject(c.streaming) && typeof c.streaming.stream === 'function' && typeof c.streaming.readEvents === 'function')) {
+    fail('streaming', 'must be the `streaming` export of "@wildcall/sdk/streaming", passed as it is.')
   }
   if (c.maxTokens !== undefined && !(Number.isInteger(c.maxTokens) && (c.maxTokens as number) > 0)) fail('maxTokens', `must be a whole number > 0 (got ${JSON.stringify(c.maxTokens)}).`)
   if (c.temperature !== undefined && !(typeof c.temperature === 'number' && c.temperature >= 0 && c.temperature <= 2)) fail('temperature', `must be a number from 0 to 2 (got ${JSON.stringify(c.temperature)}).`)

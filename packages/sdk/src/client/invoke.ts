@@ -1,12 +1,11 @@
 import type { Emitter } from 'mitt'
 import type { Adapter, AdapterContext, ErrorContext, MatchContext } from '../adapters/types'
 import { classifyFinish } from '../errors/classify-finish'
-import { classifyHttpError, readProviderError } from '../errors/classify-http'
+import { classifyHttpError } from '../errors/classify-http'
 import { InvokeError, isAbortError, isInvokeError } from '../errors/invoke-error'
 import { isPlainObject } from '../repair/coerce'
 import type { Reader } from '../repair/reader'
 import { repairWithReaders } from '../repair/repair-tool-call'
-import { scanJson } from '../repair/scan-json'
 import { abortReason, type ResolvedRetryOptions } from '../retry/with-retry'
 import type { AttemptDetail, ChatMessage, ChatRequest, ChatResponse, ChatResponseMessage, ClientEvents, FinishClass, InvokeResult, Tool, ToolCall, ToolExecuteContext, ToolSet, Usage } from '../types'
 import { applyFieldChange, changedFields, describeFieldChange, findFieldChanges, snapshotFields, type FieldChange } from './adapt-to-rejected-field'
@@ -15,8 +14,9 @@ import { buildAssistantTurn, buildToolMessage, generateCallId, toolOutputContent
 import { isReaskable, reaskMessages } from './reask'
 import { assertDeadline, deadlineError, DEFAULT_DEADLINE_MS } from './deadline'
 import { linkRequest, type RequestLink } from './link-request'
-import type { ClientConfig } from './config'
+import type { ClientConfig, Streaming } from './config'
 import { redact } from './redact'
+import type { StreamRun } from './stream'
 
 /**
  * Options of one `invoke` / `stream` call.
@@ -68,6 +68,15 @@ export interface ClientState {
   echo: ResolvedEchoFields
   /** The readers of text formats, in the order they run: the config's, the adapters', the default set. */
   readers: readonly Reader[]
+  /** `client.stream()` and the reading of stream events a server sends to a plain request (in a core client not given `streaming`, refusals that say to pass it). */
+  streaming: StreamingSupport
+}
+
+/** What `streaming` (of `@wildcall/sdk/streaming`) carries: the streamed step, and the reader of a body of events. */
+export interface StreamingSupport extends Streaming {
+  stream(client: ClientState, messages: ChatMessage[], tools: ToolSet, options: InvokeOptions): StreamRun
+  /** A whole body written as stream events (SSE, or JSON lines of chunks) as one response; undefined for any other body. */
+  readEvents(step: StepState, response: Response, text: string): ChatResponse | undefined
 }
 
 /** Everything one step needs after its request is built. */
@@ -298,7 +307,7 @@ export async function readText(step: StepState, response: Response, link: Reques
   }
 }
 
-function tryParseJson(text: string): unknown {
+export function tryParseJson(text: string): unknown {
   try {
     return JSON.parse(text)
   } catch {
@@ -341,72 +350,6 @@ export function responseOrder(chain: Adapter[]): Adapter[] {
   const last = chain[chain.length - 1]
   const rest = chain.slice(0, -1)
   return [...rest.filter((a) => a.kind === 'provider'), ...rest.filter((a) => a.kind !== 'provider'), ...(last ? [last] : [])]
-}
-
-/**
- * Parses an ok body: not JSON is `invalid_response`; `{ error }` is the classified error.
- * `readEvents` reads a body that is a stream's events instead (tried only when it is not JSON).
- */
-export function parseResponseBody(step: StepState, status: number, headers: Headers, text: string, readEvents?: (text: string) => ChatResponse | undefined): ChatResponse {
-  let parsed = tryParseJson(text)
-  if (parsed === undefined && readEvents) {
-    const events = readEvents(text)
-    if (events) return events
-  }
-  if (parsed === undefined) {
-    // A complete body followed by noise (a proxy's banner, a debug line): the body is what counts.
-    parsed = readLeadingJson(text)
-    if (parsed !== undefined) step.fixes.push('trailing-text')
-  }
-  if (parsed === undefined) {
-    const { message, html } = readProviderError(undefined, text)
-    const what = html ? 'an HTML page' : text.trim() === '' ? 'an empty body' : 'a body that is not JSON'
-    const shown = message === undefined ? '' : ` ("${message.length > 120 ? `${message.slice(0, 120)}…` : message}")`
-    throw new InvokeError('invalid_response', `The server answered HTTP ${status} with ${what}${shown} instead of a chat completion. Check that baseURL points at an OpenAI-compatible API (often ending in /v1), not a web page or a login proxy.`, { status, rawResponse: text })
-  }
-  parsed = unwrapBody(parsed, step.fixes)
-  if (isErrorBody(parsed)) throw classifyError(step, status, headers, text, parsed)
-  return parsed as ChatResponse
-}
-
-/**
- * The JSON object that starts a body followed by text that is not JSON. A body of several objects
- * (JSON lines: chunks of a stream) is not one answer, so it gets nothing here.
- */
-function readLeadingJson(text: string): unknown {
-  const start = text.search(/\S/)
-  if (text.charCodeAt(start) !== 123 /* { */) return undefined
-  const span = scanJson(text).spans.find((candidate) => candidate.start === start)
-  if (!span || tryParseJson(text.slice(span.end).trimStart().split('\n', 1)[0]!) !== undefined) return undefined
-  return tryParseJson(text.slice(span.start, span.end))
-}
-
-/** A gateway's envelope (`{ code: 0, msg: 'ok', data: { choices } }`): the completion one level down. */
-function unwrapBody(parsed: unknown, fixes: string[]): unknown {
-  if (!isPlainObject(parsed) || 'choices' in parsed) return parsed
-  for (const value of Object.values(parsed)) {
-    if (isPlainObject(value) && Array.isArray(value.choices) && value.choices.length > 0) {
-      fixes.push('unwrapped-body')
-      return value
-    }
-  }
-  return parsed
-}
-
-/**
- * Whether an ok body is an error report rather than a completion: `{ error: … }` (also wrapped in
- * an array, as Gemini does) or vLLM's `{ object: 'error' }`, with no usable `choices`.
- */
-function isErrorBody(parsed: unknown): boolean {
-  const candidate = Array.isArray(parsed) ? parsed[0] : parsed
-  if (typeof candidate !== 'object' || candidate === null || Array.isArray(candidate)) return false
-  const record = candidate as Record<string, unknown>
-  if (Array.isArray(record.choices) && record.choices.length > 0) return false
-  if (record.error || record.object === 'error') return true
-  // No choices at all, but the body says why (`{ code, message }`, a status envelope …).
-  if (Array.isArray(record.choices)) return false
-  const detail = readProviderError(record, '')
-  return detail.message !== undefined || detail.code !== undefined
 }
 
 // Where providers put each count, first match wins (OpenAI, Anthropic-style, camelCase, DeepSeek's cache hits …).
