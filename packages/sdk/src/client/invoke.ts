@@ -2,7 +2,8 @@ import type { Emitter } from 'mitt'
 import type { Adapter, AdapterContext, ErrorContext, MatchContext } from '../adapters/types'
 import { classifyFinish } from '../errors/classify-finish'
 import { classifyHttpError } from '../errors/classify-http'
-import { InvokeError, isAbortError, isInvokeError } from '../errors/invoke-error'
+import { errorMessage, InvokeError, isAbortError, isInvokeError } from '../errors/invoke-error'
+import { runHook } from '../adapters/run-hook'
 import { isPlainObject } from '../repair/coerce'
 import type { Reader } from '../repair/reader'
 import { repairWithReaders } from '../repair/repair-tool-call'
@@ -109,17 +110,6 @@ export interface StepState {
   deadlineMs?: number
 }
 
-/** Runs an adapter hook; anything it throws becomes a `config_error` naming the adapter and hook. */
-export function runHook<T>(adapter: Adapter, hook: string, run: () => T): T {
-  try {
-    return run()
-  } catch (cause) {
-    if (isInvokeError(cause)) throw cause
-    const detail = cause instanceof Error ? cause.message : String(cause)
-    throw new InvokeError('config_error', `[${adapter.name}] adapter hook ${hook} threw: ${detail}. Fix or remove the adapter.`, { cause, retryable: false })
-  }
-}
-
 /** Builds and patches the request of one step; throws `config_error` for bad input or a failing hook. */
 export function prepareStep(client: ClientState, messages: ChatMessage[], tools: ToolSet, options: InvokeOptions, stream: boolean): StepState {
   assertInvokeInput(messages, tools, options.toolChoiceName)
@@ -174,7 +164,7 @@ function patchBody(step: StepState, messages: ChatMessage[]): void {
       kept = changedFields(before, body)
     } catch (cause) {
       if (isInvokeError(cause)) throw cause
-      throw new InvokeError('config_error', `transformRequestBody threw: ${cause instanceof Error ? cause.message : String(cause)}`, { cause, retryable: false })
+      throw new InvokeError('config_error', `transformRequestBody threw: ${errorMessage(cause)}`, { cause })
     }
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -225,6 +215,9 @@ function adaptToRejection(step: StepState, error: unknown): boolean {
   return true
 }
 
+// Re-exported for the stream step and the adapters' kit.
+export { runHook }
+
 const noop = () => {}
 
 /** An ok response whose body is still to be read. */
@@ -258,7 +251,7 @@ export async function sendRequest(step: StepState, attempt: number): Promise<Sen
   }
   if (typeof response !== 'object' || response === null || typeof response.status !== 'number' || typeof response.text !== 'function') {
     link.release()
-    throw new InvokeError('config_error', 'customFetch resolved with something that is not a Response. It must behave like the global fetch.', { retryable: false })
+    throw new InvokeError('config_error', 'customFetch resolved with something that is not a Response. It must behave like the global fetch.')
   }
   // A fetch that ignores its signal (some custom ones) may still answer after the deadline.
   if (link.stopped()) {
@@ -530,7 +523,7 @@ async function executeTool(step: StepState, tool: Tool, toolCall: ToolCall, turn
     const retryable = retriesOnError(tool, toolCall.args)
     // A tool's own InvokeError keeps its type, but a tool that ran is never run again unless it opted in.
     const type = isInvokeError(cause) ? cause.type : 'tool_execution_error'
-    const detail = cause instanceof Error ? cause.message.replace(/^\[wildcall\] /, '') : String(cause)
+    const detail = errorMessage(cause).replace(/^\[wildcall\] /, '')
     const messages = [turn, buildToolMessage(toolCall, `Error: ${detail}`)]
     throw new InvokeError(type, `Tool "${toolCall.name}" failed: ${detail}`, {
       cause,
@@ -569,8 +562,7 @@ export function failedGenerationResponse(error: unknown): ChatResponse | undefin
 export function ensureInvokeError(error: unknown, signal: AbortSignal | undefined): unknown {
   if (signal?.aborted) return abortReason(signal)
   if (isInvokeError(error) || isAbortError(error)) return error
-  const detail = error instanceof Error ? error.message : String(error)
-  return new InvokeError('unknown', `Unexpected failure while handling the response: ${detail}`, { cause: error })
+  return new InvokeError('unknown', `Unexpected failure while handling the response: ${errorMessage(error)}`, { cause: error })
 }
 
 /**
