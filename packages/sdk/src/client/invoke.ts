@@ -5,6 +5,7 @@ import { classifyHttpError } from '../errors/classify-http'
 import { errorMessage, InvokeError, isAbortError, isInvokeError } from '../errors/invoke-error'
 import { runHook } from '../adapters/run-hook'
 import { isPlainObject } from '../repair/coerce'
+import { isRecord } from '../util/is-record'
 import type { Reader } from '../repair/reader'
 import { repairWithReaders } from '../repair/repair-tool-call'
 import { abortReason, type ResolvedRetryOptions } from '../retry/with-retry'
@@ -552,8 +553,8 @@ export function failedGenerationResponse(error: unknown): ChatResponse | undefin
   if (!isInvokeError(error)) return undefined
   const raw = error.rawResponse
   const body = Array.isArray(raw) ? raw[0] : raw
-  const carried = typeof body === 'object' && body !== null ? (body as { error?: { failed_generation?: unknown } }).error : undefined
-  const generation = typeof carried === 'object' && carried !== null ? carried.failed_generation : undefined
+  const carried = isRecord(body) ? body.error : undefined
+  const generation = isRecord(carried) ? carried.failed_generation : undefined
   if (typeof generation !== 'string' || generation.trim() === '') return undefined
   return { choices: [{ index: 0, message: { role: 'assistant', content: generation }, finish_reason: 'stop' }] }
 }
