@@ -1,4 +1,5 @@
 import { parseRetryAfter, type HeadersLike } from '../retry/retry-after'
+import { decodeXmlReferences } from '../repair/decode-value'
 import { isRecord as isObject } from '../util/is-record'
 import { InvokeError, type InvokeErrorType } from './invoke-error'
 
@@ -86,7 +87,7 @@ function readTextError(bodyText: string): ProviderErrorDetail {
   if (trimmed === '') return {}
   if (/^<(?:!doctype|html|head|body|\?xml)|<\/(?:html|body|title)>/i.test(trimmed.slice(0, 2_000))) {
     const plain = elementText(trimmed, 'title') ?? elementText(trimmed, 'h1') ?? pageText(trimmed)
-    return { message: decodeEntities(plain).replace(/\s+/g, ' ').trim(), html: true }
+    return { message: decodeXmlReferences(plain.replace(/&nbsp;/g, ' ')).replace(/\s+/g, ' ').trim(), html: true }
   }
   return { message: trimmed }
 }
@@ -153,9 +154,6 @@ function stripTags(text: string): string {
   return out + text.slice(from)
 }
 
-function decodeEntities(value: string): string {
-  return value.replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (entity) => ({ '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&nbsp;': ' ' })[entity] ?? entity)
-}
 
 // The prompt is over the model's window, in every provider's wording: OpenAI/DeepSeek/vLLM/Groq
 // (`context_length_exceeded`, "maximum context length"), Anthropic ("prompt is too long"), Gemini
