@@ -4,7 +4,10 @@
 // - `@wildcall/sdk`: everything its root entry exports (the client with every built-in reader),
 //   bundled for the browser, minified, zod external — at most 48 kB gzip, and no `node:` (or bare
 //   Node built-in) import may be reached.
-// - `@wildcall/sdk/core`: the same client with only the JSON reader — at most 30 kB gzip.
+// - `@wildcall/sdk/core`: the same client with only the JSON reader and without streaming — at most
+//   30 kB gzip; no streaming module (client/stream.ts, the assembler, eventsource-parser) may be reached.
+// - `@wildcall/sdk/streaming` (what a core client needs for `stream()`): what it adds to a core bundle
+//   (reported, no budget).
 // - each `@wildcall/adapter-*`: bundled the same way with the SDK and zod external — at most 1 kB gzip
 //   (the built-in readers an adapter declares live in the SDK, so they are not counted).
 // - each built-in reader: what it adds to a core bundle (reported, no budget).
@@ -33,12 +36,14 @@ const JSON_SCHEMA_BUDGET = 8 * KB
 const MCP_BUDGET = 2 * KB
 const ZOD3_BUDGET = 3.5 * KB
 const nodeBuiltins = new Set(builtinModules)
+// What only `@wildcall/sdk/streaming` may bring into a core bundle.
+const STREAMING_MODULES = /client\/(stream|create-stream-assembler|parse-partial-json|combine-previews|merge-delta-lists|streaming)\.ts$|eventsource-parser/
 
 /**
  * Bundles one entry (a file, or `{ contents }` of a module) for the browser and returns its sizes and
  * the Node built-ins it reached. `baseline` is subtracted from the sizes: what the entry adds to it.
  */
-async function measure(name, entry, external, budget, baseline = { minified: 0, gzip: 0 }) {
+async function measure(name, entry, external, budget, baseline = { minified: 0, gzip: 0 }, forbidden = undefined) {
   const nodeImports = new Set()
   const result = await build({
     ...(typeof entry === 'string' ? { entryPoints: [entry] } : { stdin: { contents: entry.contents, resolveDir: root, loader: 'ts', sourcefile: name } }),
@@ -79,6 +84,8 @@ async function measure(name, entry, external, budget, baseline = { minified: 0, 
   const problems = []
   if (gzip > budget) problems.push(`${gzip} B gzip is over the budget of ${budget} B`)
   if (nodeImports.size > 0) problems.push(`imports Node built-ins: ${[...nodeImports].join(', ')}`)
+  const reached = forbidden ? Object.keys(inputs).filter((file) => forbidden.test(file)) : []
+  if (reached.length > 0) problems.push(`reaches modules it must leave out: ${reached.join(', ')}`)
   return { name, minified: code.length - baseline.minified, gzip, budget, ok: problems.length === 0, problems, largest }
 }
 
@@ -92,8 +99,10 @@ async function checkSizes() {
   const zod3Entry = { contents: ['packages/sdk/src/index.ts', 'packages/sdk/src/zod3.ts'].map((file) => `export * from './${file}'`).join('\n') }
   reports.push(await measure('@wildcall/sdk/zod3', zod3Entry, ['zod', 'zod/*'], ZOD3_BUDGET, sdk))
   reports.push(await measure('@wildcall/mcp', join(root, 'packages/mcp/src/index.ts'), ['@wildcall/sdk', '@wildcall/sdk/*', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', 'zod', 'zod/*'], MCP_BUDGET))
-  const core = await measure('@wildcall/sdk/core', join(root, 'packages/sdk/src/core.ts'), ['zod', 'zod/*'], CORE_BUDGET)
+  const core = await measure('@wildcall/sdk/core', join(root, 'packages/sdk/src/core.ts'), ['zod', 'zod/*'], CORE_BUDGET, undefined, STREAMING_MODULES)
   reports.push(core)
+  const streamingEntry = { contents: ['core', 'streaming'].map((file) => `export * from './packages/sdk/src/${file}.ts'`).join('\n') }
+  reports.push({ ...(await measure('@wildcall/sdk/streaming', streamingEntry, ['zod', 'zod/*'], Number.POSITIVE_INFINITY, core)), budget: null })
   reports.push(...(await measureReaders(core)))
   const adapterDirs = readdirSync(join(root, 'packages'))
     .filter((dir) => dir.startsWith('adapter-'))

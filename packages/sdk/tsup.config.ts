@@ -16,6 +16,7 @@ export default defineConfig([
       index: 'src/index.ts',
       core: 'src/core.ts',
       readers: 'src/readers.ts',
+      streaming: 'src/streaming.ts',
       internal: 'src/internal.ts',
       'json-schema': 'src/json-schema.ts',
       zod3: 'src/zod3.ts',
@@ -25,5 +26,5 @@ export default defineConfig([
   },
   // CJS: the scripted server and fixtures load with require too. The vitest kit is ESM only: vitest
   // cannot be required from CommonJS.
-  { ...shared, format: ['cjs'], entry: { index: 'src/index.ts', core: 'src/core.ts', readers: 'src/readers.ts', internal: 'src/internal.ts', 'json-schema': 'src/json-schema.ts', zod3: 'src/zod3.ts', 'testing/index': 'src/testing/index.ts' } },
+  { ...shared, format: ['cjs'], splitting: true, entry: { index: 'src/index.ts', core: 'src/core.ts', readers: 'src/readers.ts', streaming: 'src/streaming.ts', internal: 'src/internal.ts', 'json-schema': 'src/json-schema.ts', zod3: 'src/zod3.ts', 'testing/index': 'src/testing/index.ts' } },
 ])

@@ -3,7 +3,7 @@
 // (import them from `@wildcall/sdk/readers`).
 export { createCoreClient as createClient } from './client/create-client'
 export type { Client } from './client/create-client'
-export type { ClientConfig, Logger } from './client/config'
+export type { ClientConfig, Logger, Streaming } from './client/config'
 export type { InvokeOptions } from './client/invoke'
 export type { StreamRun } from './client/stream'
 export { defineTool } from './tool/define-tool'

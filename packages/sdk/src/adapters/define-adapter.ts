@@ -1,12 +1,9 @@
 import { InvokeError } from '../errors/invoke-error'
 import { normalizeModelName } from './normalize-model-name'
 import type { Adapter } from './types'
+import { isReaderList, isRecord, READER_LIST_RULE } from '../util/is-record'
 
 const HOOKS = ['patchRequest', 'fixResponse', 'fixChunk', 'classifyFinish', 'classifyError'] as const
-const MATCH_KEYS = new Set(['models', 'hosts'])
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 function describeValue(value: unknown): string {
   if (value === null) return 'null'
@@ -21,60 +18,44 @@ function describeValue(value: unknown): string {
  * JavaScript) and throws a `config_error` naming the adapter and the field to fix.
  */
 export function assertAdapter(adapter: unknown): asserts adapter is Adapter {
-  if (!isPlainObject(adapter)) {
+  if (!isRecord(adapter)) {
     throw new InvokeError('config_error', `defineAdapter: expected an adapter object such as { name, match, patchRequest }, got ${describeValue(adapter)}. Call the adapter's factory, e.g. qwenAdapter().`)
   }
-  const { name } = adapter
+  const { name, kind, match, compose, echoFields } = adapter
   if (typeof name !== 'string' || name.trim() === '') {
     throw new InvokeError('config_error', `defineAdapter: an adapter has no "name" (got ${describeValue(name)}). Give it a short non-empty name such as "acme"; it appears in errors and in result.adapters.`)
   }
-  const fail = (field: string, message: string): never => {
-    throw new InvokeError('config_error', `[${name}] adapter "${field}" ${message}`)
+  // `rule` ends with the value it got when `value` is given.
+  const fail = (field: string, rule: string, ...value: unknown[]): never => {
+    throw new InvokeError('config_error', `[${name}] adapter "${field}" ${rule}${value.length > 0 ? ` (got ${describeValue(value[0])}).` : ''}`)
   }
-  if (adapter.kind !== undefined && adapter.kind !== 'model' && adapter.kind !== 'provider') {
-    fail('kind', `must be "model" or "provider" (got ${describeValue(adapter.kind)}).`)
-  }
-  const { match } = adapter
+  if (kind !== undefined && kind !== 'model' && kind !== 'provider') fail('kind', 'must be "model" or "provider"', kind)
   if (typeof match !== 'function') {
-    if (!isPlainObject(match)) fail('match', `must be a function or { models?, hosts? } of strings and RegExps (got ${describeValue(match)}).`)
-    const patterns = match as Record<string, unknown>
-    for (const key of Object.keys(patterns)) {
-      if (!MATCH_KEYS.has(key)) fail('match', `has an unknown key "${key}": use "models" (model names) or "hosts" (base URL hosts).`)
-    }
+    if (!isRecord(match)) fail('match', 'must be a function or { models?, hosts? } of strings and RegExps', match)
     let count = 0
-    for (const key of MATCH_KEYS) {
-      const list = patterns[key]
+    for (const [key, list] of Object.entries(match as Record<string, unknown>)) {
+      if (key !== 'models' && key !== 'hosts') fail('match', `has an unknown key "${key}": use "models" (model names) or "hosts" (base URL hosts).`)
       if (list === undefined) continue
-      if (!Array.isArray(list)) fail(`match.${key}`, `must be an array of strings and RegExps (got ${describeValue(list)}).`)
+      if (!Array.isArray(list)) fail(`match.${key}`, 'must be an array of strings and RegExps', list)
       for (const pattern of list as unknown[]) {
         // A model string is compared normalised: one that normalises to '' would match every model.
-        const text = typeof pattern === 'string' ? (key === 'models' ? normalizeModelName(pattern) : pattern.trim()) : undefined
-        const valid = pattern instanceof RegExp || (text !== undefined && text !== '')
-        if (!valid) fail(`match.${key}`, `must hold only non-empty strings and RegExps (got ${describeValue(pattern)}).`)
+        const text = typeof pattern === 'string' ? (key === 'models' ? normalizeModelName(pattern) : pattern.trim()) : ''
+        if (!(pattern instanceof RegExp || text !== '')) fail(`match.${key}`, 'must hold only non-empty strings and RegExps', pattern)
         count++
       }
     }
     if (count === 0) fail('match', 'lists no models and no hosts, so it would never match. Add e.g. { models: ["acme"] }.')
   }
-  for (const hook of HOOKS) {
-    const value = adapter[hook]
-    if (value !== undefined && typeof value !== 'function') fail(hook, `must be a function (got ${describeValue(value)}).`)
-  }
-  if (adapter.compose !== undefined && typeof adapter.compose !== 'boolean') fail('compose', `must be true or false (got ${describeValue(adapter.compose)}).`)
-  const echo = adapter.echoFields
-  if (echo !== undefined) {
-    if (!isPlainObject(echo)) fail('echoFields', `must be { message?, toolCall? } of field names (got ${describeValue(echo)}).`)
-    const lists = echo as Record<string, unknown>
-    for (const key of Object.keys(lists)) {
-      const list = lists[key]
+  for (const hook of HOOKS) if (adapter[hook] !== undefined && typeof adapter[hook] !== 'function') fail(hook, 'must be a function', adapter[hook])
+  if (compose !== undefined && typeof compose !== 'boolean') fail('compose', 'must be true or false', compose)
+  if (echoFields !== undefined) {
+    if (!isRecord(echoFields)) fail('echoFields', 'must be { message?, toolCall? } of field names', echoFields)
+    for (const [key, list] of Object.entries(echoFields as Record<string, unknown>)) {
       if (key !== 'message' && key !== 'toolCall') fail('echoFields', `has an unknown key "${key}": use "message" or "toolCall".`)
-      if (!Array.isArray(list) || !list.every((field) => typeof field === 'string' && field !== '')) fail(`echoFields.${key}`, `must be an array of field names such as ["reasoning_content"] (got ${describeValue(list)}).`)
+      if (!Array.isArray(list) || !list.every((field) => typeof field === 'string' && field !== '')) fail(`echoFields.${key}`, 'must be an array of field names such as ["reasoning_content"]', list)
     }
   }
-  const { readers } = adapter
-  if (readers !== undefined && !(Array.isArray(readers) && readers.every((reader) => typeof reader?.name === 'string' && typeof reader.read === 'function'))) {
-    fail('readers', 'must be an array of readers: objects with a "name" and a "read(text, context)" function.')
-  }
+  if (adapter.readers !== undefined && !isReaderList(adapter.readers)) fail('readers', READER_LIST_RULE)
 }
 
 /**

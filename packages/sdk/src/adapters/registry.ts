@@ -1,4 +1,4 @@
-import { InvokeError, isInvokeError } from '../errors/invoke-error'
+import { runHook } from './run-hook'
 import { assertAdapter } from './define-adapter'
 import { normalizeModelName } from './normalize-model-name'
 import { openaiAdapter } from './openai-adapter'
@@ -150,17 +150,7 @@ function scorePattern(pattern: string | RegExp, value: string, kind: 'models' | 
  */
 export function matchSpecificity(adapter: Adapter, context: MatchContext): number {
   const { match } = adapter
-  if (typeof match === 'function') {
-    let matched: boolean
-    try {
-      matched = match.call(adapter, context)
-    } catch (cause) {
-      if (isInvokeError(cause)) throw cause
-      const detail = cause instanceof Error ? cause.message : String(cause)
-      throw new InvokeError('config_error', `[${adapter.name}] adapter hook match threw: ${detail}. Fix or remove the adapter.`, { cause, retryable: false })
-    }
-    return matched ? 0 : -1
-  }
+  if (typeof match === 'function') return runHook(adapter, 'match', () => match.call(adapter, context)) ? 0 : -1
   let best = -1
   for (const pattern of match.models ?? []) best = Math.max(best, scorePattern(pattern, context.modelId, 'models'))
   for (const pattern of match.hosts ?? []) best = Math.max(best, scorePattern(pattern, context.host, 'hosts'))

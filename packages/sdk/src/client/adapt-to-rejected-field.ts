@@ -1,5 +1,6 @@
 import type { InvokeError } from '../errors/invoke-error'
 import type { ChatRequest } from '../types'
+import { tryStringify } from '../util/stringify'
 
 /**
  * A change to every later request of a client, learnt from a server that rejected a field of the
@@ -39,7 +40,7 @@ const INSTEAD = /\buse\s+['"`]?(\w+)['"`]?\s+instead/i
 export function findFieldChanges(body: ChatRequest, error: InvokeError, kept: ReadonlySet<string> = new Set()): FieldChange[] {
   if (error.type !== 'bad_request' || (error.status !== 400 && error.status !== 422)) return []
   const raw = error.rawResponse
-  const text = typeof raw === 'string' ? raw : safeStringify(raw)
+  const text = typeof raw === 'string' ? raw : tryStringify(raw)
   if (typeof text !== 'string' || !REJECTED.test(text)) return []
   const fields = Object.keys(body).filter((key) => !ESSENTIAL.has(key) && !kept.has(key))
   // regex-bounded: the pattern is the request's own field names, escaped, between literals and `\s*` runs that literals separate (test: packages/sdk/src/linear-time.test.ts)
@@ -79,7 +80,7 @@ export function describeFieldChange(change: FieldChange): string {
 /** The top-level fields of a body as JSON, to see afterwards which ones a hook such as `transformRequestBody` set. */
 export function snapshotFields(body: ChatRequest): Map<string, string | undefined> {
   const fields = new Map<string, string | undefined>()
-  for (const key of Object.keys(body)) if (key !== 'messages' && key !== 'tools') fields.set(key, safeStringify(body[key]))
+  for (const key of Object.keys(body)) if (key !== 'messages' && key !== 'tools') fields.set(key, tryStringify(body[key]))
   return fields
 }
 
@@ -87,13 +88,5 @@ export function snapshotFields(body: ChatRequest): Map<string, string | undefine
 export function changedFields(before: Map<string, string | undefined>, body: unknown): ReadonlySet<string> {
   if (typeof body !== 'object' || body === null) return new Set()
   const record = body as Record<string, unknown>
-  return new Set(Object.keys(record).filter((key) => key !== 'messages' && key !== 'tools' && before.get(key) !== safeStringify(record[key])))
-}
-
-function safeStringify(value: unknown): string | undefined {
-  try {
-    return JSON.stringify(value)
-  } catch {
-    return undefined
-  }
+  return new Set(Object.keys(record).filter((key) => key !== 'messages' && key !== 'tools' && before.get(key) !== tryStringify(record[key])))
 }

@@ -2,6 +2,7 @@ import type { Adapter, EchoFields } from '../adapters/types'
 import { isPlainObject } from '../repair/coerce'
 import { splitReasoning } from '../repair/split-reasoning'
 import type { ChatMessage, ChatResponseMessage, ChatToolCall, Tool, ToolCall } from '../types'
+import { tryStringify } from '../util/stringify'
 
 /** The echo declarations of every adapter of a chain, merged. */
 export interface ResolvedEchoFields {
@@ -44,12 +45,7 @@ export function toolOutputContent(tool: Tool | undefined, output: unknown): stri
  */
 export function formatToolOutput(output: unknown): string {
   if (typeof output === 'string') return output
-  if (output === undefined) return ''
-  try {
-    return JSON.stringify(output) ?? String(output)
-  } catch {
-    return String(output)
-  }
+  return output === undefined ? '' : (tryStringify(output) ?? String(output))
 }
 
 /** What the history needs to know about the answer a call was taken from. */
@@ -72,7 +68,7 @@ export interface AnswerSource {
  */
 export function buildAssistantTurn(source: AnswerSource, toolCall: ToolCall, echo: ResolvedEchoFields): ChatMessage {
   const { message } = source
-  const call: ChatToolCall = { id: toolCall.id, type: 'function', function: { name: toolCall.name, arguments: stringifyArgs(toolCall.args) } }
+  const call: ChatToolCall = { id: toolCall.id, type: 'function', function: { name: toolCall.name, arguments: tryStringify(toolCall.args ?? {}) ?? '{}' } }
   const entry = echo.toolCall.length > 0 ? sourceEntry(message, toolCall, source.modelId) : undefined
   if (entry) for (const field of echo.toolCall) if (entry[field] !== undefined && !(field in call)) call[field] = entry[field]
   // A family that reads its own reasoning blocks back (MiniMax) declares `content`: a native call's
@@ -94,14 +90,6 @@ export function copyEchoed(message: ChatResponseMessage, turn: ChatMessage, echo
 /** The `role: 'tool'` message that answers the call. */
 export function buildToolMessage(toolCall: ToolCall, content: string): ChatMessage {
   return { role: 'tool', tool_call_id: toolCall.id, content }
-}
-
-function stringifyArgs(args: unknown): string {
-  try {
-    return JSON.stringify(args ?? {}) ?? '{}'
-  } catch {
-    return '{}'
-  }
 }
 
 /** The prose of the answer besides the call, or `null` when there is none. */

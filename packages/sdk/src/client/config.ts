@@ -5,6 +5,7 @@ import { InvokeError } from '../errors/invoke-error'
 import { DEADLINE_RULE } from './deadline'
 import type { RetryOptions } from '../retry/with-retry'
 import { trimEndOf } from '../text/trim-end-of'
+import { isReaderList, isRecord, READER_LIST_RULE } from '../util/is-record'
 import type { ChatRequest } from '../types'
 
 /**
@@ -19,6 +20,22 @@ import type { ChatRequest } from '../types'
  */
 export interface Logger {
   warn(message: string): void
+}
+
+/**
+ * Streaming for a `@wildcall/sdk/core` client: the `streaming` value of `@wildcall/sdk/streaming`,
+ * passed as it is (its members are internal). `@wildcall/sdk`'s `createClient` always has it.
+ *
+ * @example
+ * ```ts
+ * import { createClient } from '@wildcall/sdk/core'
+ * import { streaming } from '@wildcall/sdk/streaming'
+ * const client = createClient({ baseURL, model, streaming })
+ * for await (const event of client.stream(messages, { AgentOutput })) render(event)
+ * ```
+ */
+export interface Streaming {
+  readonly name: 'streaming'
 }
 
 /**
@@ -65,6 +82,12 @@ export interface ClientConfig {
    * readers and the default set (every built-in reader; with `@wildcall/sdk/core`, JSON only).
    */
   readers?: Reader[]
+  /**
+   * `client.stream()` for a `@wildcall/sdk/core` client, and the reading of a body of stream events a
+   * server sends to a plain request: pass `streaming` from `@wildcall/sdk/streaming`. Without it a
+   * core client's `stream()` throws a `config_error`. `@wildcall/sdk` streams without it.
+   */
+  streaming?: Streaming
   /** The last word on the request body: mutate it, or return a new one. A throw is a `config_error`. */
   transformRequestBody?: (body: ChatRequest) => ChatRequest | void
   /** Send `tool_choice: 'required'` instead of naming the tool (for servers that reject named choices). */
@@ -103,15 +126,62 @@ const HEADER_NAME = /^[!#$%&'*+\-.^\w`|~]+$/
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
 const trimHttpWhitespace = (value: string) => trimEndOf(value.replace(/^[\t\n\r ]+/, ''), '\t\n\r ')
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
-
 function fail(field: string, message: string): never {
   throw new InvokeError('config_error', `createClient: "${field}" ${message}`)
 }
 
+type Rule = [field: string, valid: (value: unknown) => boolean, rule: string, showValue?: true]
+
+const wholeNumber = (min: number) => (value: unknown) => Number.isInteger(value) && (value as number) >= min
+const isCount = wholeNumber(0)
+const isMs = (value: unknown) => typeof value === 'number' && value >= 0 && Number.isFinite(value)
+const isFunction = (value: unknown) => typeof value === 'function'
+const isBoolean = (value: unknown) => typeof value === 'boolean'
+const isStringMap = (value: unknown) => isRecord(value) && Object.values(value).every((item) => typeof item === 'string')
+const COUNT_RULE = 'must be a whole number ≥ 0'
+const MS_RULE = 'must be a number of milliseconds ≥ 0'
+const FUNCTION_RULE = 'must be a function.'
+const BOOLEAN_RULE = 'must be true or false.'
+
+// Every optional field's check, in the order they are reported; `showValue` appends `(got …)`.
+const RULES: readonly Rule[] = [
+  ['maxRetries', isCount, COUNT_RULE, true],
+  ['timeoutMs', (value) => typeof value === 'number' && value > 0 && Number.isFinite(value), 'must be a positive number of milliseconds', true],
+  ['deadlineMs', (value) => (value as number) > 0, DEADLINE_RULE, true],
+  ['readers', isReaderList, READER_LIST_RULE],
+  ['streaming', (value) => isRecord(value) && isFunction(value.stream) && isFunction(value.readEvents), 'must be the `streaming` export of "@wildcall/sdk/streaming", passed as it is.'],
+  ['maxTokens', wholeNumber(1), 'must be a whole number > 0', true],
+  ['temperature', (value) => typeof value === 'number' && value >= 0 && value <= 2, 'must be a number from 0 to 2', true],
+  ['adapters', Array.isArray, 'must be an array of adapters, e.g. [qwenAdapter()].'],
+  ['registry', (value) => isRecord(value) && isFunction(value.list), 'must be made by createAdapterRegistry().'],
+  ['transformRequestBody', isFunction, FUNCTION_RULE],
+  ['customFetch', isFunction, FUNCTION_RULE],
+  ['headers', isStringMap, 'must be an object of string values.'],
+  ['query', isStringMap, 'must be an object of string values, e.g. { "api-version": "2024-10-21" }.'],
+  ['disableNamedToolChoice', isBoolean, BOOLEAN_RULE],
+  ['reask', isBoolean, BOOLEAN_RULE],
+  ['logger', (value) => isRecord(value) && isFunction(value.warn), 'must be an object with a warn(message) method, e.g. console.'],
+]
+
+const RETRY_RULES: readonly Rule[] = [
+  ['limit', isCount, COUNT_RULE, true],
+  ['baseDelayMs', isMs, MS_RULE, true],
+  ['maxDelayMs', isMs, MS_RULE, true],
+  ['maxRetryAfterMs', isMs, MS_RULE, true],
+  ['factor', (value) => typeof value === 'number' && value >= 1 && Number.isFinite(value), 'must be a number ≥ 1', true],
+  ['jitter', isBoolean, BOOLEAN_RULE],
+]
+
+function check(record: Record<string, unknown>, rules: readonly Rule[], prefix = ''): void {
+  for (const [field, valid, rule, showValue] of rules) {
+    const value = record[field]
+    if (value !== undefined && !valid(value)) fail(prefix + field, showValue ? `${rule} (got ${JSON.stringify(value)}).` : rule)
+  }
+}
+
 /** Validates a client config and throws a `config_error` that names the field and the fix. */
 export function validateConfig(config: unknown): asserts config is ClientConfig {
-  if (!isPlainObject(config)) fail('config', 'must be an object such as { baseURL, model, apiKey }.')
+  if (!isRecord(config)) fail('config', 'must be an object such as { baseURL, model, apiKey }.')
   const c = config
   if (typeof c.baseURL !== 'string' || c.baseURL.trim() === '') fail('baseURL', 'is required: the OpenAI-compatible endpoint, e.g. "https://api.openai.com/v1".')
   let url: URL
@@ -125,45 +195,14 @@ export function validateConfig(config: unknown): asserts config is ClientConfig 
   if (c.apiKey !== undefined && typeof c.apiKey !== 'string') fail('apiKey', 'must be a string.')
   // fetch would throw a TypeError for such a header, which would look like a network failure.
   if (typeof c.apiKey === 'string' && !HEADER_VALUE.test(trimHttpWhitespace(c.apiKey))) fail('apiKey', 'contains a line break or a character that cannot be sent in an HTTP header. Paste the key again without extra characters.')
-  const count = (field: string, value: unknown) => {
-    if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 0)) fail(field, `must be a whole number ≥ 0 (got ${JSON.stringify(value)}).`)
-  }
-  count('maxRetries', c.maxRetries)
-  if (c.retry !== undefined) {
-    if (typeof c.retry === 'number') count('retry', c.retry)
-    else if (!isPlainObject(c.retry)) fail('retry', 'must be a number or { limit, baseDelayMs, factor, maxDelayMs, jitter, maxRetryAfterMs }.')
-    else {
-      count('retry.limit', c.retry.limit)
-      for (const key of ['baseDelayMs', 'maxDelayMs', 'maxRetryAfterMs'] as const) {
-        const value = c.retry[key]
-        if (value !== undefined && !(typeof value === 'number' && value >= 0 && Number.isFinite(value))) fail(`retry.${key}`, `must be a number of milliseconds ≥ 0 (got ${JSON.stringify(value)}).`)
-      }
-      const factor = c.retry.factor
-      if (factor !== undefined && !(typeof factor === 'number' && factor >= 1 && Number.isFinite(factor))) fail('retry.factor', `must be a number ≥ 1 (got ${JSON.stringify(factor)}).`)
-      if (c.retry.jitter !== undefined && typeof c.retry.jitter !== 'boolean') fail('retry.jitter', 'must be true or false.')
-    }
-  }
-  if (c.timeoutMs !== undefined && !(typeof c.timeoutMs === 'number' && c.timeoutMs > 0 && Number.isFinite(c.timeoutMs))) fail('timeoutMs', `must be a positive number of milliseconds (got ${JSON.stringify(c.timeoutMs)}).`)
-  if (c.deadlineMs !== undefined && !((c.deadlineMs as number) > 0)) fail('deadlineMs', `${DEADLINE_RULE} (got ${JSON.stringify(c.deadlineMs)}).`)
-  if (c.readers !== undefined && !(Array.isArray(c.readers) && c.readers.every((reader) => isPlainObject(reader) && typeof reader.name === 'string' && typeof reader.read === 'function'))) {
-    fail('readers', 'must be an array of readers: objects with a "name" and a "read(text, context)" function.')
-  }
-  if (c.maxTokens !== undefined && !(Number.isInteger(c.maxTokens) && (c.maxTokens as number) > 0)) fail('maxTokens', `must be a whole number > 0 (got ${JSON.stringify(c.maxTokens)}).`)
-  if (c.temperature !== undefined && !(typeof c.temperature === 'number' && c.temperature >= 0 && c.temperature <= 2)) fail('temperature', `must be a number from 0 to 2 (got ${JSON.stringify(c.temperature)}).`)
-  if (c.adapters !== undefined && !Array.isArray(c.adapters)) fail('adapters', 'must be an array of adapters, e.g. [qwenAdapter()].')
-  if (c.registry !== undefined && !(isPlainObject(c.registry) && typeof c.registry.list === 'function')) fail('registry', 'must be made by createAdapterRegistry().')
-  for (const key of ['transformRequestBody', 'customFetch'] as const) {
-    if (c[key] !== undefined && typeof c[key] !== 'function') fail(key, 'must be a function.')
-  }
+  const { retry } = c
+  if (typeof retry === 'number') check(c, [['retry', isCount, COUNT_RULE, true]])
+  else if (retry !== undefined && !isRecord(retry)) fail('retry', 'must be a number or { limit, baseDelayMs, factor, maxDelayMs, jitter, maxRetryAfterMs }.')
+  else if (retry) check(retry, RETRY_RULES, 'retry.')
+  check(c, RULES)
   if (c.customFetch === undefined && typeof globalThis.fetch !== 'function') fail('customFetch', 'is required: this runtime has no global fetch.')
-  if (c.headers !== undefined && !(isPlainObject(c.headers) && Object.values(c.headers).every((v) => typeof v === 'string'))) fail('headers', 'must be an object of string values.')
   for (const [name, value] of Object.entries(c.headers ?? {})) {
     if (!HEADER_NAME.test(name)) fail(`headers.${name}`, 'is not a valid HTTP header name (letters, digits and -_ only).')
     if (!HEADER_VALUE.test(trimHttpWhitespace(value as string))) fail(`headers.${name}`, 'contains a line break or a character that cannot be sent in an HTTP header.')
   }
-  if (c.query !== undefined && !(isPlainObject(c.query) && Object.values(c.query).every((v) => typeof v === 'string'))) fail('query', 'must be an object of string values, e.g. { "api-version": "2024-10-21" }.')
-  for (const key of ['disableNamedToolChoice', 'reask'] as const) {
-    if (c[key] !== undefined && typeof c[key] !== 'boolean') fail(key, 'must be true or false.')
-  }
-  if (c.logger !== undefined && !(isPlainObject(c.logger) && typeof c.logger.warn === 'function')) fail('logger', 'must be an object with a warn(message) method, e.g. console.')
 }

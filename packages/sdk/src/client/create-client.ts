@@ -1,17 +1,20 @@
 import mitt, { type Emitter } from 'mitt'
 import { defaultRegistry, matchedAdapterNames, resolveAdapters } from '../adapters/registry'
 import { normalizeModelName } from '../adapters/normalize-model-name'
-import { isInvokeError } from '../errors/invoke-error'
 import { builtInReaders, jsonReaders } from '../repair/extract-calls'
 import { composeReaders, type Reader } from '../repair/reader'
 import { resolveRetryOptions, withRetry } from '../retry/with-retry'
 import type { ChatMessage, ClientEvents, InvokeResult, ToolName, ToolSet, ToolSetInput, ToolSetOutput } from '../types'
 import { collectEchoFields } from './build-history'
+import { isInvokeError } from '../errors/invoke-error'
 import { validateConfig, type ClientConfig } from './config'
 import { collectSecrets } from './redact'
 import { resolveEndpoint } from './resolve-endpoint'
-import { prepareStep, responseOrder, runAttempt, type ClientState, type InvokeOptions } from './invoke'
-import { readWholeBody, streamStep, type StreamRun } from './stream'
+import { prepareStep, responseOrder, runAttempt, type ClientState, type InvokeOptions, type StreamingSupport } from './invoke'
+import { readWholeBody } from './read-body'
+import type { StreamRun } from './stream'
+import { streaming } from './streaming'
+import { withoutStreaming } from './without-streaming'
 
 /**
  * A configured connection to one model.
@@ -28,7 +31,8 @@ export interface Client {
   invoke<Tools extends ToolSet>(messages: ChatMessage[], tools: Tools, options?: InvokeOptions): Promise<InvokeResult<ToolSetInput<Tools>, ToolSetOutput<Tools>, ToolName<Tools>>>
   /**
    * Sends one step as a stream: iterate the run for reasoning, text and argument deltas and `partial`
-   * previews of the arguments; `run.result` resolves with exactly what `invoke` would.
+   * previews of the arguments; `run.result` resolves with exactly what `invoke` would. A
+   * `@wildcall/sdk/core` client needs `streaming` (from `@wildcall/sdk/streaming`) in its config.
    */
   stream<Tools extends ToolSet>(messages: ChatMessage[], tools: Tools, options?: InvokeOptions): StreamRun<ToolSetInput<Tools>, ToolSetOutput<Tools>, ToolName<Tools>>
   /** Typed events: `request`, `response`, `retry`, `fix`, `error`, `action`. */
@@ -52,25 +56,27 @@ const warnedTemperature = new WeakSet<object>()
  * ```
  */
 export function createClient(config: ClientConfig): Client {
-  return createClientWith(config, builtInReaders)
+  return createClientWith(config, builtInReaders, streaming as StreamingSupport)
 }
 
 /**
  * `createClient` of `@wildcall/sdk/core`: the same client, whose default readers read JSON only.
- * Markup readers come from `config.readers` and the matched adapters' `readers`.
+ * Markup readers come from `config.readers` and the matched adapters' `readers`; `stream()` (and
+ * reading a streamed body in `invoke`) from `config.streaming`.
  *
  * @example
  * ```ts
  * import { createClient } from '@wildcall/sdk/core'
  * import { hermesReader } from '@wildcall/sdk/readers'
- * const client = createClient({ baseURL, model: 'my-hermes-model', readers: [hermesReader] })
+ * import { streaming } from '@wildcall/sdk/streaming'
+ * const client = createClient({ baseURL, model: 'my-hermes-model', readers: [hermesReader], streaming })
  * ```
  */
 export function createCoreClient(config: ClientConfig): Client {
-  return createClientWith(config, jsonReaders)
+  return createClientWith(config, jsonReaders, withoutStreaming)
 }
 
-function createClientWith(config: ClientConfig, defaultReaders: readonly Reader[]): Client {
+function createClientWith(config: ClientConfig, defaultReaders: readonly Reader[], defaultStreaming: StreamingSupport): Client {
   validateConfig(config)
   const { url, baseURL, host, query } = resolveEndpoint(config.baseURL, config.query)
   const match = { model: config.model, modelId: normalizeModelName(config.model), baseURL, host }
@@ -99,6 +105,8 @@ function createClientWith(config: ClientConfig, defaultReaders: readonly Reader[
     fieldChanges: [],
     echo: collectEchoFields(chain),
     readers: composeReaders([...(config.readers ?? []), ...chain.flatMap((adapter) => adapter.readers ?? [])], defaultReaders),
+    // Validated above: only the value of `@wildcall/sdk/streaming` passes.
+    streaming: (config.streaming as StreamingSupport | undefined) ?? defaultStreaming,
   }
   const onRetry = (info: ClientEvents['retry']) => events.emit('retry', info)
   return {
@@ -108,7 +116,7 @@ function createClientWith(config: ClientConfig, defaultReaders: readonly Reader[
     // The pipeline validates `args` with the tool's own schema and returns what its execute returned,
     // so the typed view of the result is sound; the casts only carry it through the untyped core.
     stream<Tools extends ToolSet>(messages: ChatMessage[], tools: Tools, options: InvokeOptions = {}) {
-      return streamStep(state, messages, tools, options) as StreamRun<ToolSetInput<Tools>, ToolSetOutput<Tools>, ToolName<Tools>>
+      return state.streaming.stream(state, messages, tools, options) as StreamRun<ToolSetInput<Tools>, ToolSetOutput<Tools>, ToolName<Tools>>
     },
     async invoke<Tools extends ToolSet>(messages: ChatMessage[], tools: Tools, options: InvokeOptions = {}) {
       try {

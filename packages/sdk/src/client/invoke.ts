@@ -1,12 +1,13 @@
 import type { Emitter } from 'mitt'
 import type { Adapter, AdapterContext, ErrorContext, MatchContext } from '../adapters/types'
 import { classifyFinish } from '../errors/classify-finish'
-import { classifyHttpError, readProviderError } from '../errors/classify-http'
-import { InvokeError, isAbortError, isInvokeError } from '../errors/invoke-error'
+import { classifyHttpError } from '../errors/classify-http'
+import { errorMessage, InvokeError, isAbortError, isInvokeError } from '../errors/invoke-error'
+import { runHook } from '../adapters/run-hook'
 import { isPlainObject } from '../repair/coerce'
+import { isRecord } from '../util/is-record'
 import type { Reader } from '../repair/reader'
 import { repairWithReaders } from '../repair/repair-tool-call'
-import { scanJson } from '../repair/scan-json'
 import { abortReason, type ResolvedRetryOptions } from '../retry/with-retry'
 import type { AttemptDetail, ChatMessage, ChatRequest, ChatResponse, ChatResponseMessage, ClientEvents, FinishClass, InvokeResult, Tool, ToolCall, ToolExecuteContext, ToolSet, Usage } from '../types'
 import { applyFieldChange, changedFields, describeFieldChange, findFieldChanges, snapshotFields, type FieldChange } from './adapt-to-rejected-field'
@@ -15,8 +16,9 @@ import { buildAssistantTurn, buildToolMessage, generateCallId, toolOutputContent
 import { isReaskable, reaskMessages } from './reask'
 import { assertDeadline, deadlineError, DEFAULT_DEADLINE_MS } from './deadline'
 import { linkRequest, type RequestLink } from './link-request'
-import type { ClientConfig } from './config'
+import type { ClientConfig, Streaming } from './config'
 import { redact } from './redact'
+import type { StreamRun } from './stream'
 
 /**
  * Options of one `invoke` / `stream` call.
@@ -68,6 +70,15 @@ export interface ClientState {
   echo: ResolvedEchoFields
   /** The readers of text formats, in the order they run: the config's, the adapters', the default set. */
   readers: readonly Reader[]
+  /** `client.stream()` and the reading of stream events a server sends to a plain request (in a core client not given `streaming`, refusals that say to pass it). */
+  streaming: StreamingSupport
+}
+
+/** What `streaming` (of `@wildcall/sdk/streaming`) carries: the streamed step, and the reader of a body of events. */
+export interface StreamingSupport extends Streaming {
+  stream(client: ClientState, messages: ChatMessage[], tools: ToolSet, options: InvokeOptions): StreamRun
+  /** A whole body written as stream events (SSE, or JSON lines of chunks) as one response; undefined for any other body. */
+  readEvents(step: StepState, response: Response, text: string): ChatResponse | undefined
 }
 
 /** Everything one step needs after its request is built. */
@@ -98,17 +109,6 @@ export interface StepState {
   /** When the whole call must end (`Date.now()` time, retries included), and the `deadlineMs` it came from. */
   deadlineAt?: number
   deadlineMs?: number
-}
-
-/** Runs an adapter hook; anything it throws becomes a `config_error` naming the adapter and hook. */
-export function runHook<T>(adapter: Adapter, hook: string, run: () => T): T {
-  try {
-    return run()
-  } catch (cause) {
-    if (isInvokeError(cause)) throw cause
-    const detail = cause instanceof Error ? cause.message : String(cause)
-    throw new InvokeError('config_error', `[${adapter.name}] adapter hook ${hook} threw: ${detail}. Fix or remove the adapter.`, { cause, retryable: false })
-  }
 }
 
 /** Builds and patches the request of one step; throws `config_error` for bad input or a failing hook. */
@@ -165,7 +165,7 @@ function patchBody(step: StepState, messages: ChatMessage[]): void {
       kept = changedFields(before, body)
     } catch (cause) {
       if (isInvokeError(cause)) throw cause
-      throw new InvokeError('config_error', `transformRequestBody threw: ${cause instanceof Error ? cause.message : String(cause)}`, { cause, retryable: false })
+      throw new InvokeError('config_error', `transformRequestBody threw: ${errorMessage(cause)}`, { cause })
     }
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -216,6 +216,9 @@ function adaptToRejection(step: StepState, error: unknown): boolean {
   return true
 }
 
+// Re-exported for the stream step and the adapters' kit.
+export { runHook }
+
 const noop = () => {}
 
 /** An ok response whose body is still to be read. */
@@ -249,7 +252,7 @@ export async function sendRequest(step: StepState, attempt: number): Promise<Sen
   }
   if (typeof response !== 'object' || response === null || typeof response.status !== 'number' || typeof response.text !== 'function') {
     link.release()
-    throw new InvokeError('config_error', 'customFetch resolved with something that is not a Response. It must behave like the global fetch.', { retryable: false })
+    throw new InvokeError('config_error', 'customFetch resolved with something that is not a Response. It must behave like the global fetch.')
   }
   // A fetch that ignores its signal (some custom ones) may still answer after the deadline.
   if (link.stopped()) {
@@ -298,7 +301,7 @@ export async function readText(step: StepState, response: Response, link: Reques
   }
 }
 
-function tryParseJson(text: string): unknown {
+export function tryParseJson(text: string): unknown {
   try {
     return JSON.parse(text)
   } catch {
@@ -341,72 +344,6 @@ export function responseOrder(chain: Adapter[]): Adapter[] {
   const last = chain[chain.length - 1]
   const rest = chain.slice(0, -1)
   return [...rest.filter((a) => a.kind === 'provider'), ...rest.filter((a) => a.kind !== 'provider'), ...(last ? [last] : [])]
-}
-
-/**
- * Parses an ok body: not JSON is `invalid_response`; `{ error }` is the classified error.
- * `readEvents` reads a body that is a stream's events instead (tried only when it is not JSON).
- */
-export function parseResponseBody(step: StepState, status: number, headers: Headers, text: string, readEvents?: (text: string) => ChatResponse | undefined): ChatResponse {
-  let parsed = tryParseJson(text)
-  if (parsed === undefined && readEvents) {
-    const events = readEvents(text)
-    if (events) return events
-  }
-  if (parsed === undefined) {
-    // A complete body followed by noise (a proxy's banner, a debug line): the body is what counts.
-    parsed = readLeadingJson(text)
-    if (parsed !== undefined) step.fixes.push('trailing-text')
-  }
-  if (parsed === undefined) {
-    const { message, html } = readProviderError(undefined, text)
-    const what = html ? 'an HTML page' : text.trim() === '' ? 'an empty body' : 'a body that is not JSON'
-    const shown = message === undefined ? '' : ` ("${message.length > 120 ? `${message.slice(0, 120)}…` : message}")`
-    throw new InvokeError('invalid_response', `The server answered HTTP ${status} with ${what}${shown} instead of a chat completion. Check that baseURL points at an OpenAI-compatible API (often ending in /v1), not a web page or a login proxy.`, { status, rawResponse: text })
-  }
-  parsed = unwrapBody(parsed, step.fixes)
-  if (isErrorBody(parsed)) throw classifyError(step, status, headers, text, parsed)
-  return parsed as ChatResponse
-}
-
-/**
- * The JSON object that starts a body followed by text that is not JSON. A body of several objects
- * (JSON lines: chunks of a stream) is not one answer, so it gets nothing here.
- */
-function readLeadingJson(text: string): unknown {
-  const start = text.search(/\S/)
-  if (text.charCodeAt(start) !== 123 /* { */) return undefined
-  const span = scanJson(text).spans.find((candidate) => candidate.start === start)
-  if (!span || tryParseJson(text.slice(span.end).trimStart().split('\n', 1)[0]!) !== undefined) return undefined
-  return tryParseJson(text.slice(span.start, span.end))
-}
-
-/** A gateway's envelope (`{ code: 0, msg: 'ok', data: { choices } }`): the completion one level down. */
-function unwrapBody(parsed: unknown, fixes: string[]): unknown {
-  if (!isPlainObject(parsed) || 'choices' in parsed) return parsed
-  for (const value of Object.values(parsed)) {
-    if (isPlainObject(value) && Array.isArray(value.choices) && value.choices.length > 0) {
-      fixes.push('unwrapped-body')
-      return value
-    }
-  }
-  return parsed
-}
-
-/**
- * Whether an ok body is an error report rather than a completion: `{ error: … }` (also wrapped in
- * an array, as Gemini does) or vLLM's `{ object: 'error' }`, with no usable `choices`.
- */
-function isErrorBody(parsed: unknown): boolean {
-  const candidate = Array.isArray(parsed) ? parsed[0] : parsed
-  if (typeof candidate !== 'object' || candidate === null || Array.isArray(candidate)) return false
-  const record = candidate as Record<string, unknown>
-  if (Array.isArray(record.choices) && record.choices.length > 0) return false
-  if (record.error || record.object === 'error') return true
-  // No choices at all, but the body says why (`{ code, message }`, a status envelope …).
-  if (Array.isArray(record.choices)) return false
-  const detail = readProviderError(record, '')
-  return detail.message !== undefined || detail.code !== undefined
 }
 
 // Where providers put each count, first match wins (OpenAI, Anthropic-style, camelCase, DeepSeek's cache hits …).
@@ -587,7 +524,7 @@ async function executeTool(step: StepState, tool: Tool, toolCall: ToolCall, turn
     const retryable = retriesOnError(tool, toolCall.args)
     // A tool's own InvokeError keeps its type, but a tool that ran is never run again unless it opted in.
     const type = isInvokeError(cause) ? cause.type : 'tool_execution_error'
-    const detail = cause instanceof Error ? cause.message.replace(/^\[wildcall\] /, '') : String(cause)
+    const detail = errorMessage(cause).replace(/^\[wildcall\] /, '')
     const messages = [turn, buildToolMessage(toolCall, `Error: ${detail}`)]
     throw new InvokeError(type, `Tool "${toolCall.name}" failed: ${detail}`, {
       cause,
@@ -616,8 +553,8 @@ export function failedGenerationResponse(error: unknown): ChatResponse | undefin
   if (!isInvokeError(error)) return undefined
   const raw = error.rawResponse
   const body = Array.isArray(raw) ? raw[0] : raw
-  const carried = typeof body === 'object' && body !== null ? (body as { error?: { failed_generation?: unknown } }).error : undefined
-  const generation = typeof carried === 'object' && carried !== null ? carried.failed_generation : undefined
+  const carried = isRecord(body) ? body.error : undefined
+  const generation = isRecord(carried) ? carried.failed_generation : undefined
   if (typeof generation !== 'string' || generation.trim() === '') return undefined
   return { choices: [{ index: 0, message: { role: 'assistant', content: generation }, finish_reason: 'stop' }] }
 }
@@ -626,8 +563,7 @@ export function failedGenerationResponse(error: unknown): ChatResponse | undefin
 export function ensureInvokeError(error: unknown, signal: AbortSignal | undefined): unknown {
   if (signal?.aborted) return abortReason(signal)
   if (isInvokeError(error) || isAbortError(error)) return error
-  const detail = error instanceof Error ? error.message : String(error)
-  return new InvokeError('unknown', `Unexpected failure while handling the response: ${detail}`, { cause: error })
+  return new InvokeError('unknown', `Unexpected failure while handling the response: ${errorMessage(error)}`, { cause: error })
 }
 
 /**

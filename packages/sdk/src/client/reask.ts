@@ -1,6 +1,7 @@
 import type { InvokeError } from '../errors/invoke-error'
 import { isPlainObject } from '../repair/coerce'
 import type { ChatMessage, ChatResponseMessage, ChatToolCall, ToolSet } from '../types'
+import { tryStringify } from '../util/stringify'
 import { copyEchoed, generateCallId, type ResolvedEchoFields } from './build-history'
 
 /** The failures a model can fix itself once told what was wrong. */
@@ -54,7 +55,7 @@ export function describeFailure(error: InvokeError, tools: ToolSet, toolChoiceNa
 function echoCall(call: ChatToolCall, echo: ResolvedEchoFields): ChatToolCall {
   const fn: Record<string, unknown> = isPlainObject(call.function) ? call.function : {}
   const raw = fn.arguments
-  const args = typeof raw === 'string' ? clip(raw) : safeJson(raw)
+  const args = clip(typeof raw === 'string' ? raw : (tryStringify(raw ?? {}) ?? '{}'))
   const echoed: ChatToolCall = {
     id: typeof call.id === 'string' && call.id !== '' ? call.id : generateCallId(),
     type: 'function',
@@ -66,12 +67,4 @@ function echoCall(call: ChatToolCall, echo: ResolvedEchoFields): ChatToolCall {
 
 function clip(text: string): string {
   return text.length > MAX_ECHOED ? `${text.slice(0, MAX_ECHOED)}…` : text
-}
-
-function safeJson(value: unknown): string {
-  try {
-    return clip(JSON.stringify(value ?? {}) ?? '{}')
-  } catch {
-    return '{}'
-  }
 }

@@ -11,9 +11,7 @@ import {
   classifyError,
   describeCause,
   ensureInvokeError,
-  parseResponseBody,
   prepareStep,
-  readText,
   runAttempt,
   runHook,
   transportError,
@@ -22,6 +20,7 @@ import {
   type SentRequest,
   type StepState,
 } from './invoke'
+import { eventBodyOf, parseResponseBody } from './read-body'
 import { redact } from './redact'
 
 /**
@@ -94,35 +93,15 @@ function streamAttempt(step: StepState, attempt: number, emit: (event: StreamEve
   return runAttempt(step, attempt, (sent) => readStream(step, sent, emit))
 }
 
-/**
- * The body of a non-streaming attempt. A server that streams whatever the request said (events
- * as `text/event-stream`, or chunks as JSON lines) is read as the stream it is (`stream-body`).
- */
-export async function readWholeBody(step: StepState, sent: SentRequest): Promise<ChatResponse> {
-  const { response } = sent
-  let text: string
-  try {
-    text = await readText(step, response, sent.link)
-  } finally {
-    sent.release()
-  }
-  return parseResponseBody(step, response.status, response.headers, text, (body) => readEventText(step, response, body))
-}
-
 /** Stream events written out whole: SSE, or JSON lines of chunks. Undefined for anything else. */
-function readEventText(step: StepState, response: Response, text: string): ChatResponse | undefined {
+export function readEventText(step: StepState, response: Response, text: string): ChatResponse | undefined {
   const received: EventSourceMessage[] = []
-  if (/^\s*(?:(?:data|event|id|retry)\s*:|:)/.test(text)) {
+  const body = eventBodyOf(text)
+  if (!body) return undefined
+  if (body === 'sse') {
     const parser = createParser({ onEvent: (message) => received.push(message) })
     parser.feed(`${text}\n\n`)
-  } else {
-    const lines = text.split('\n').map((line) => line.trim()).filter((line) => line !== '')
-    // Only lines that are each a stream chunk (a delta, or the usage at the end): anything else,
-    // whole bodies one after another among them, stays a body that is not JSON.
-    const chunked = lines.every((line) => line.startsWith('{') && line.endsWith('}') && line.includes('"choices"'))
-    if (lines.length < 2 || !chunked || !lines.some((line) => line.includes('"delta"'))) return undefined
-    for (const data of lines) received.push({ data, event: undefined, id: undefined })
-  }
+  } else for (const data of body) received.push({ data, event: undefined, id: undefined })
   if (received.length === 0) return undefined
   const assembler = createStreamAssembler(noop)
   const fixers = step.client.responseChain.filter((adapter) => adapter.fixChunk)

@@ -274,6 +274,11 @@ describe('readProviderError', () => {
     expect(readProviderError(undefined, '<html><head><title>503 Service Temporarily Unavailable</title></head></html>')).toEqual({ message: '503 Service Temporarily Unavailable', html: true })
   })
 
+  it('should decode the character references of an HTML page title, and each only once', () => {
+    const page = '<html><head><title>Can&#x27;t reach &quot;api&quot;&nbsp;&#8212; &amp;lt;proxy&amp;gt; &copy;</title></head></html>'
+    expect(readProviderError(undefined, page)).toEqual({ message: 'Can\'t reach "api" \u2014 &lt;proxy&gt; &copy;', html: true })
+  })
+
   it('should return nothing for an empty body', () => {
     expect(readProviderError(undefined, '  ')).toEqual({})
   })

@@ -1,4 +1,6 @@
 import { parseRetryAfter, type HeadersLike } from '../retry/retry-after'
+import { decodeXmlReferences } from '../repair/decode-value'
+import { isRecord as isObject } from '../util/is-record'
 import { InvokeError, type InvokeErrorType } from './invoke-error'
 
 /** What a provider's error body says, whatever its shape. */
@@ -18,7 +20,6 @@ export interface ProviderErrorDetail {
 }
 
 type Json = Record<string, unknown>
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' ? value : typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined
 
@@ -86,7 +87,7 @@ function readTextError(bodyText: string): ProviderErrorDetail {
   if (trimmed === '') return {}
   if (/^<(?:!doctype|html|head|body|\?xml)|<\/(?:html|body|title)>/i.test(trimmed.slice(0, 2_000))) {
     const plain = elementText(trimmed, 'title') ?? elementText(trimmed, 'h1') ?? pageText(trimmed)
-    return { message: decodeEntities(plain).replace(/\s+/g, ' ').trim(), html: true }
+    return { message: decodeXmlReferences(plain.replace(/&nbsp;/g, ' ')).replace(/\s+/g, ' ').trim(), html: true }
   }
   return { message: trimmed }
 }
@@ -153,9 +154,6 @@ function stripTags(text: string): string {
   return out + text.slice(from)
 }
 
-function decodeEntities(value: string): string {
-  return value.replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (entity) => ({ '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&nbsp;': ' ' })[entity] ?? entity)
-}
 
 // The prompt is over the model's window, in every provider's wording: OpenAI/DeepSeek/vLLM/Groq
 // (`context_length_exceeded`, "maximum context length"), Anthropic ("prompt is too long"), Gemini
@@ -201,11 +199,9 @@ const SERVER_WORDS = /overloaded|loading model|model is (?:currently )?loading|(
 const BAD_REQUEST_CODES = /^(?:invalid_request_error|invalid_argument|failed_precondition|bad_request|invalid_parameter|invalidparameter|tool_use_failed|validation_error|unprocessable_entity)$/i
 
 /** The HTTP status that a 2xx `{ error }` body means, from its own code, status or type. */
-function impliedStatus(detail: ProviderErrorDetail): number | undefined {
+function impliedStatus(detail: ProviderErrorDetail, has: (pattern: RegExp) => boolean): number | undefined {
   const numeric = detail.code !== undefined && /^\d{3}$/.test(detail.code) ? Number(detail.code) : undefined
   if (numeric !== undefined && numeric >= 400 && numeric <= 599) return numeric
-  const names = [detail.code, detail.type, detail.status].filter((value): value is string => value !== undefined)
-  const has = (pattern: RegExp) => names.some((name) => pattern.test(name))
   if (has(AUTH_CODES)) return 401
   if (has(MODEL_CODES)) return 404
   if (has(RATE_CODES)) return 429
@@ -222,10 +218,7 @@ interface Verdict {
   advice: string
 }
 
-function decide(status: number, detail: ProviderErrorDetail, haystack: string, retryAfterMs: number | undefined): Verdict {
-  const names = [detail.code, detail.type, detail.status].filter((value): value is string => value !== undefined)
-  const message = detail.message ?? ''
-  const has = (pattern: RegExp) => names.some((name) => pattern.test(name))
+function decide(status: number, message: string, has: (pattern: RegExp) => boolean, haystack: string, retryAfterMs: number | undefined): Verdict {
   if (CONTEXT_PATTERNS.some((pattern) => pattern.test(haystack))) {
     return { type: 'context_length', what: "the prompt is longer than the model's context window", advice: 'Shorten the conversation (drop or summarise old messages, trim tool results) or use a model with a larger window; retrying the same request will not help.' }
   }
@@ -300,16 +293,19 @@ function quote(value: string, limit = 300): string {
 export function classifyHttpError(status: number, headers: HeadersLike | undefined, bodyText: string, body: unknown, statusText?: string): InvokeError {
   const detail = readProviderError(body, bodyText)
   const ok = status >= 200 && status < 300
-  const effective = ok ? (impliedStatus(detail) ?? status) : status
-  const haystack = [detail.code, detail.type, detail.status, detail.message, body === undefined ? '' : bodyText.slice(0, 20_000)].filter(Boolean).join(' \n ')
+  // The body's own code, type and status (`rate_limit_exceeded`, `invalid_request_error`, `RESOURCE_EXHAUSTED`).
+  const names = [detail.code, detail.type, detail.status].filter((value): value is string => value !== undefined)
+  const has = (pattern: RegExp) => names.some((name) => pattern.test(name))
+  const effective = ok ? (impliedStatus(detail, has) ?? status) : status
+  const haystack = [...names, detail.message, body === undefined ? '' : bodyText.slice(0, 20_000)].filter(Boolean).join(' \n ')
   // The whole body too: Google puts the delay in a RetryInfo detail (`"retryDelay": "37s"`), not the message.
   const hinted = parseRetryAfter(headers, [detail.message, bodyText.slice(0, 5_000)].filter(Boolean).join('\n'))
-  const verdict = decide(effective, detail, haystack, hinted)
+  const verdict = decide(effective, detail.message ?? '', has, haystack, hinted)
   const retryAfterMs = verdict.type === 'rate_limit' || verdict.type === 'server_error' ? hinted : undefined
   // The reason phrase as the server sent it (HTTP/2 sends none).
   const label = ok ? `HTTP ${status} with an error body` : `HTTP ${status}${statusText?.trim() ? ` ${statusText.trim()}` : ''}`
-  const names = [detail.code, detail.type].filter((value) => value !== undefined && value !== detail.message)
-  const said = detail.message ? `: "${quote(detail.message)}"${names.length > 0 ? ` (${quote(names.join(', '), 80)})` : ''}` : names.length > 0 ? ` (${quote(names.join(', '), 80)})` : ''
+  const labels = [detail.code, detail.type].filter((value) => value !== undefined && value !== detail.message)
+  const said = `${detail.message ? `: "${quote(detail.message)}"` : ''}${labels.length > 0 ? ` (${quote(labels.join(', '), 80)})` : ''}`
   const page = detail.html ? ' The body is an HTML page, probably from a proxy or gateway in front of the API.' : ''
   const wait = retryAfterMs !== undefined ? ` The server asks to wait ${retryAfterMs} ms.` : ''
   return new InvokeError(verdict.type, `${label}, ${verdict.what}${said}.${page} ${verdict.advice}${wait}`, {

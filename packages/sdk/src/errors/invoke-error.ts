@@ -135,6 +135,9 @@ export function isInvokeError(value: unknown): value is InvokeError {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MARKER] === true
 }
 
+/** The message of anything thrown: an `Error`'s message, anything else as text. */
+export const errorMessage = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
+
 /** True for the `AbortError` a fetch or an aborted signal throws. */
 export function isAbortError(value: unknown): boolean {
   return typeof value === 'object' && value !== null && (value as { name?: unknown }).name === 'AbortError'

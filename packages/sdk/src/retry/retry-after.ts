@@ -11,16 +11,9 @@ import { trimEndOf } from '../text/trim-end-of'
  */
 export type HeadersLike = Headers | Readonly<Record<string, string | readonly string[] | undefined>>
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }
-
-// Long unit names fold into the one-letter units above.
-const UNIT_ALIASES: ReadonlyArray<[RegExp, string]> = [
-  [/^(?:ms|msecs?|millis(?:econds?)?)$/, 'ms'],
-  [/^(?:s|secs?|seconds?)$/, 's'],
-  [/^(?:m|mins?|minutes?)$/, 'm'],
-  [/^(?:h|hrs?|hours?)$/, 'h'],
-  [/^(?:d|days?)$/, 'd'],
-]
+// Each unit's spellings, in one group per unit; the group that matched gives its length in ms.
+const UNITS = /^(?:(ms|msecs?|millis(?:econds?)?)|(s|secs?|seconds?)|(m|mins?|minutes?)|(h|hrs?|hours?)|(d|days?))$/
+const UNIT_MS = [1, 1_000, 60_000, 3_600_000, 86_400_000]
 
 const DURATION_PART = /(\d+(?:\.\d+)?)\s*([a-z]+)/gy
 const NUMBER = /^\d+(?:\.\d+)?$/
@@ -45,9 +38,9 @@ export function parseDuration(text: string): number | undefined {
     DURATION_PART.lastIndex = index
     const part = DURATION_PART.exec(value)
     if (!part) return undefined
-    const unit = UNIT_ALIASES.find(([pattern]) => pattern.test(part[2]!))?.[1]
+    const unit = UNITS.exec(part[2]!)?.findIndex((group, index) => index > 0 && group !== undefined)
     if (!unit) return undefined
-    total += Number(part[1]) * UNIT_MS[unit]!
+    total += Number(part[1]) * UNIT_MS[unit - 1]!
     index = DURATION_PART.lastIndex
     while (value[index] === ' ' || value[index] === ',') index++
   }
