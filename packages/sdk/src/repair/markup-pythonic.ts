@@ -11,6 +11,7 @@
  * in a call that is surely one (a known name, a list, a token before it) — Olmo 3's template writes
  * strings that way, unescaped.
  */
+import { tokenName } from './markup-special-tokens'
 import { MAX_CALLS, MAX_MARKUP_DEPTH, addFound, cleanToolName, fenceAround, isSpaceCode, setOwn, skipSpaces } from './markup-shared'
 import type { ExtractionContext } from './markup-shared'
 
@@ -275,7 +276,7 @@ function readCallAt(context: ExtractionContext, open: number, budget: Budget): n
   const token = tokenEndingAt(context, nameStart)
   if (token) {
     confident = true
-    if (token.name === 'python_tag') format = 'python-tag'
+    if (tokenName(text, token) === 'python_tag') format = 'python-tag'
   }
   // In a list `[a(x=1), b(y=2)]` that opens a line, or after `print(`. A comma counts only after a call
   // of that list: in prose or reasoning `s(1), t(2)` is no call of an unknown `t`.

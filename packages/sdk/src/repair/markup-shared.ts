@@ -16,14 +16,10 @@ export function setOwn(target: Record<string, unknown>, key: string, value: unkn
   else target[key] = value
 }
 
-/** A special token found in the text: `<|call|>`, `<｜tool▁sep｜>`, `[TOOL_CALLS]`, `<tool▁sep>`. */
-export interface SpecialToken {
+/** Where a special token (`<|call|>`, `<｜tool▁sep｜>`, `[TOOL_CALLS]`, `<tool▁sep>`) is in the text; markup readers name it with `tokenName`. */
+export interface TokenSpan {
   start: number
   end: number
-  /** Lower-case name with the delimiters removed and `▁` turned into `_`: `tool_sep`, `tool_calls`. */
-  name: string
-  /** The family the token's spelling points to (`deepseek`, `mistral`, `kimi`, `harmony` …). */
-  family: string
 }
 
 // <|…|> (the closing `>` is sometimes missing), <｜…｜> with full-width bars, [UPPER_CASE] bracket
@@ -32,53 +28,15 @@ export interface SpecialToken {
 // regex-bounded: every alternative reads at most ~90 characters from its first (test: packages/sdk/src/linear-time.test.ts)
 const SPECIAL_TOKEN = /<\|[^|<>\s]{1,48}\|>?|<｜[^｜<>\n]{1,48}｜>?|\[\/?[A-Z][A-Z0-9_]{1,30}\]|<\/?[^<>\s|｜]{0,40}▁[^<>\s]{0,40}>/g
 
-/** Finds every special token, in order. `<|"|>` (Gemma's string quote) is left to its parser. */
-export function findSpecialTokens(text: string): SpecialToken[] {
-  const tokens: SpecialToken[] = []
+/**
+ * Finds every special token, in order: the JSON scan jumps over them, so `[TOOL_CALLS]` or `<|call|>`
+ * never count as brackets. `<|"|>` (Gemma's string quote) is left to its parser.
+ */
+export function findSpecialTokens(text: string): TokenSpan[] {
+  const tokens: TokenSpan[] = []
   if (!text.includes('<') && !text.includes('[')) return tokens
-  for (const match of text.matchAll(SPECIAL_TOKEN)) {
-    const raw = match[0]
-    if (raw === '<|"|>') continue
-    const name = tokenName(raw)
-    tokens.push({ start: match.index, end: match.index + raw.length, name, family: familyOfToken(raw, name) })
-  }
+  for (const match of text.matchAll(SPECIAL_TOKEN)) if (match[0] !== '<|"|>') tokens.push({ start: match.index, end: match.index + match[0].length })
   return tokens
-}
-
-/** `<|tool_call_begin|>` → `tool_call_begin`, `<｜tool▁sep｜>` → `tool_sep`, `[ARGS]` → `args`. */
-function tokenName(raw: string): string {
-  let from = 1
-  let to = raw.length
-  const second = raw[1]
-  if (raw[0] === '<' && (second === '|' || second === '｜')) from = 2
-  if (raw[to - 1] === '>' || raw[to - 1] === ']') to--
-  if (raw[to - 1] === '|' || raw[to - 1] === '｜') to--
-  const name = raw.slice(from, Math.max(from, to)).toLowerCase()
-  return name.includes('▁') ? name.replaceAll('▁', '_') : name
-}
-
-function familyOfToken(raw: string, name: string): string {
-  if (raw.includes('▁') || raw.includes('｜')) return 'deepseek'
-  if (raw.startsWith('[')) return 'mistral'
-  if (name.includes('argument_begin') || name.includes('section')) return 'kimi'
-  if (name === 'message' || name === 'constrain' || name === 'channel' || name === 'call' || name === 'start' || name === 'end') return 'harmony'
-  if (name === 'python_tag') return 'python-tag'
-  if (name.includes('python_start') || name.includes('tool_call_start')) return 'pythonic'
-  return 'special-token'
-}
-
-/** The token that starts exactly at `offset` (binary search: tokens are sorted and disjoint). */
-export function tokenStartingAt(tokens: readonly SpecialToken[], offset: number): SpecialToken | undefined {
-  let low = 0
-  let high = tokens.length - 1
-  while (low <= high) {
-    const middle = (low + high) >> 1
-    const start = tokens[middle]!.start
-    if (start === offset) return tokens[middle]
-    if (start < offset) low = middle + 1
-    else high = middle - 1
-  }
-  return undefined
 }
 
 export const isNameCode = (code: number) =>
@@ -221,9 +179,8 @@ export interface FoundCall {
 export interface ExtractionContext {
   text: string
   names: ReadonlySet<string> | undefined
-  tokens: SpecialToken[]
-  /** The token starting at an offset. */
-  tokenAt: (offset: number) => SpecialToken | undefined
+  /** The special tokens of the text, in order (`tokenAt` and `tokenName` of `markup-special-tokens` read them). */
+  tokens: TokenSpan[]
   scan: JsonScanResult
   fences: Fence[]
   /** The field names of a known tool or action: what readers that carry no other evidence of a call check keys against. */

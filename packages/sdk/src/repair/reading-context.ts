@@ -1,4 +1,4 @@
-import { findFences, findSpecialTokens, tokenStartingAt } from './markup-shared'
+import { findFences, findSpecialTokens } from './markup-shared'
 import type { ExtractionContext } from './markup-shared'
 import type { Reader, ReaderCall, ReaderContext } from './reader'
 import { scanJson } from './scan-json'
@@ -25,7 +25,6 @@ export function createReadingContext(
     fieldsOf,
     schemaOf,
     tokens,
-    tokenAt: (offset) => tokenStartingAt(tokens, offset),
     scan: scanJson(text, tokens),
     fences: findFences(text),
     found: [],
