@@ -1,3 +1,4 @@
+import { isNameStartCode, isSpaceCode, isWordCode, skipSpaces } from '../text/char-codes'
 import type { JsonSchemaNode } from './coerce'
 import type { JsonScanResult, TextRange } from './scan-json'
 
@@ -39,13 +40,14 @@ export function findSpecialTokens(text: string): TokenSpan[] {
   return tokens
 }
 
-export const isNameCode = (code: number) =>
-  (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 45 || code === 46 || code === 36
+export { isSpaceCode, skipSpaces } from '../text/char-codes'
+
+/** A character of a (dotted) tool name: a word character, `-`, `.` or `$`. */
+export const isNameCode = (code: number) => isWordCode(code) || code === 45 || code === 46 || code === 36
 
 /** Reads a (dotted) identifier at `index`; returns its end, or `index` when there is none. */
 export function readName(text: string, index: number, limit = 128): number {
-  const first = text.charCodeAt(index)
-  if (!((first >= 65 && first <= 90) || (first >= 97 && first <= 122) || first === 95)) return index
+  if (!isNameStartCode(text.charCodeAt(index))) return index
   let cursor = index + 1
   const end = Math.min(text.length, index + limit)
   while (cursor < end && isNameCode(text.charCodeAt(cursor))) cursor++
@@ -64,9 +66,6 @@ export function cleanToolName(name: string): string {
     .replace(/^(?:functions?|default_api|tools?)\./, '')
     .replace(/:\d+$/, '')
 }
-
-const isWordCode = (code: number) => (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95
-const isNameStartCode = (code: number) => (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95
 
 /**
  * Where the name starts once the namespaces before it are cut (`functions.`, `default_api:`,
@@ -125,11 +124,26 @@ export function matchName(name: string, known: ReadonlySet<string> | Readonly<Re
   return match
 }
 
-export const isSpaceCode = (code: number) => code === 32 || code === 9 || code === 10 || code === 13
-
-export function skipSpaces(text: string, index: number, end = text.length): number {
-  while (index < end && isSpaceCode(text.charCodeAt(index))) index++
-  return index
+/**
+ * Reads `item, item, …` up to `closeCode`, from just after the opener at `openAt`: the one loop of the
+ * markup value parsers (Python dicts, lists, tuples and call arguments; Gemma objects and arrays).
+ * `readItem` reads the item at a position and returns its end. The result is the offset after the
+ * closer, `'truncated'` when the text ends first, or `undefined` when an item or separator is malformed.
+ */
+export function readItems(text: string, openAt: number, closeCode: number, readItem: (at: number) => number | 'truncated' | undefined): number | 'truncated' | undefined {
+  let cursor = openAt + 1
+  for (;;) {
+    cursor = skipSpaces(text, cursor)
+    if (cursor >= text.length) return 'truncated'
+    if (text.charCodeAt(cursor) === closeCode) return cursor + 1
+    const end = readItem(cursor)
+    if (end === undefined || end === 'truncated') return end
+    cursor = skipSpaces(text, end)
+    if (cursor >= text.length) return 'truncated'
+    const separator = text.charCodeAt(cursor)
+    if (separator === 44) cursor++
+    else if (separator !== closeCode) return undefined
+  }
 }
 
 /** Whether `[start, end)` overlaps any range in `ranges`. */

@@ -17,6 +17,7 @@ import { decodePairs } from './decode-value'
 import { parseKeyValueText, parseLenientJson } from './lenient-json'
 import { MAX_CALLS, addFound, cleanToolName, fenceAround, readName, skipSpaces } from './markup-shared'
 import type { ExtractionContext, TokenSpan } from './markup-shared'
+import { isWordCode } from '../text/char-codes'
 import { tokenAt, tokenFamily, tokenName } from './markup-special-tokens'
 import { looksLikeJsonOpener } from './scan-json'
 
@@ -249,7 +250,7 @@ function readCallId(text: string, from: number): number {
   const limit = Math.min(text.length, from + 64)
   while (cursor < limit) {
     const code = text.charCodeAt(cursor)
-    if ((code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 45) cursor++
+    if (isWordCode(code) || code === 45) cursor++
     else break
   }
   return cursor
