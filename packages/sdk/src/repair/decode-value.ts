@@ -3,7 +3,7 @@
  * GLM `<arg_value>`, a MiniMax or DSML parameter …) into a value, guided by the field's JSON Schema.
  * Readers decide what is layout and what is text; this decides what the text means.
  */
-import { pushFix, schemaAtPath, type JsonSchemaNode } from './coerce'
+import { NUMBER_TEXT, pushFix, schemaAtPath, type JsonSchemaNode } from './coerce'
 import { parseLenientJson } from './lenient-json'
 import { parsePythonLiteral } from './markup-pythonic'
 import { setOwn, type ExtractionContext } from './markup-shared'
@@ -35,7 +35,6 @@ export function admittedTypes(schema: JsonSchemaNode, depth = 0): Set<string> {
 
 const NULL_WORDS = new Set(['null', 'None', 'nil'])
 const BOOLEAN_WORDS: Record<string, boolean> = { true: true, True: true, TRUE: true, false: false, False: false, FALSE: false }
-const NUMBER_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/
 
 /**
  * A value written as text, decoded by what the field's schema admits:
