@@ -135,8 +135,10 @@ function branches(schema: JsonSchemaNode): JsonSchemaNode[] | undefined {
   return Array.isArray(list) ? list.filter((entry): entry is JsonSchemaNode => typeof entry === 'object' && entry !== null) : undefined
 }
 
-// Digits, then an optional fraction: `\d+\.?\d*` let two runs of digits trade each other (quadratic on `000…0x`).
-/** A decimal number as text (`-1.5e3`, `.5`, `2.`). */
+/**
+ * A decimal number as text (`-1.5e3`, `.5`, `2.`). Digits, then an optional fraction: `\d+\.?\d*` let
+ * two runs of digits trade each other (quadratic on `000…0x`).
+ */
 export const NUMBER_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i
 
 /**
