@@ -7,6 +7,7 @@ import { NUMBER_TEXT, pushFix, schemaAtPath, type JsonSchemaNode } from './coerc
 import { parseLenientJson } from './lenient-json'
 import { parsePythonLiteral } from './markup-pythonic'
 import { setOwn, type ExtractionContext } from './markup-shared'
+import type { ReaderContext } from './reader'
 
 /** The value types a schema node admits, through `anyOf`/`oneOf`, `nullable`, `enum` and `const`; empty when it says nothing. */
 export function admittedTypes(schema: JsonSchemaNode, depth = 0): Set<string> {
@@ -114,10 +115,21 @@ export function decodeXmlReferences(text: string): string {
 }
 
 /**
- * The value a markup call to `name` wrote as `text` for its field `key`, decoded by that field's
- * schema ({@link decodeValue}); a tool or field the context does not know gets the schema-less guess.
+ * The value a call to `name` wrote as `text` for its field `key`, decoded by that field's schema
+ * ({@link decodeValue}; `context.schemaOf` gives the tool's); a tool or field the context does not
+ * know gets the schema-less guess. The decoder of every built-in reader, for readers of other formats:
+ * repairs it did go into `fixes` (give them to the call's `fixes`).
+ *
+ * @example
+ * ```ts
+ * import { decodeArgument, type Reader } from '@wildcall/sdk/readers'
+ * // In a reader's `read(text, context)`, for `@filter {"tag": "a"}` read as key `filter`:
+ * const fixes: string[] = []
+ * const value = decodeArgument(context, 'search', 'filter', '{"tag": "a"}', fixes)
+ * // { tag: 'a' } when `filter` is an object field; the text as written when it is a string field
+ * ```
  */
-export function decodeArgument(context: ExtractionContext, name: string, key: string, text: string, fixes: string[]): unknown {
+export function decodeArgument(context: Pick<ReaderContext, 'schemaOf'>, name: string, key: string, text: string, fixes: string[] = []): unknown {
   const schema = context.schemaOf?.(name)
   return decodeValue(text, schema ? schemaAtPath(schema, [key]) : undefined, fixes)
 }

@@ -39,7 +39,7 @@ export function createReadingContext(
  * outside what `context` says is claimed. A text that ends inside a call gives one call marked `truncated`.
  */
 export function readAlone(reader: BuiltInReader, text: string, context: ReaderContext): ReaderCall[] {
-  const reading = createReadingContext(text, context.names, context.fieldsOf, (context as Partial<ExtractionContext>).schemaOf)
+  const reading = createReadingContext(text, context.names, context.fieldsOf, context.schemaOf)
   reader.recognize(reading)
   const calls: ReaderCall[] = reading.found.filter((found) => !context.claimed?.(found.call.start, found.end)).map(({ call, end }) => ({ ...call, end }))
   if (reading.truncated) calls.push({ args: undefined, format: reader.formats[0] ?? `tool-markup:${reader.name}`, fixes: [], start: text.length, end: text.length, truncated: true })
