@@ -12,7 +12,8 @@
  */
 import { admittedTypes } from './decode-value'
 import { schemaAtPath, type JsonSchemaNode } from './coerce'
-import { MAX_CALLS, MAX_MARKUP_DEPTH, addFound, cleanToolName, readItems, readName, setOwn, skipSpaces } from './markup-shared'
+import { skipSpaces } from '../text/char-codes'
+import { MAX_CALLS, MAX_MARKUP_DEPTH, addFound, cleanToolName, readItems, readName, setOwn } from './markup-shared'
 import type { ExtractionContext } from './markup-shared'
 
 const QUOTES = ['<escape>', '<|"|>'] as const

@@ -11,9 +11,9 @@
  * in a call that is surely one (a known name, a list, a token before it) — Olmo 3's template writes
  * strings that way, unescaped.
  */
-import { isNameStartCode, isWordCode } from '../text/char-codes'
+import { isNameStartCode, isSpaceCode, isWordCode, skipSpaces } from '../text/char-codes'
 import { tokenName } from './markup-special-tokens'
-import { MAX_CALLS, MAX_MARKUP_DEPTH, addFound, cleanToolName, fenceAround, isSpaceCode, readItems, setOwn, skipSpaces } from './markup-shared'
+import { MAX_CALLS, MAX_MARKUP_DEPTH, addFound, cleanToolName, fenceAround, readItems, setOwn } from './markup-shared'
 import type { ExtractionContext } from './markup-shared'
 
 type LiteralResult = { value: unknown; end: number } | 'truncated' | undefined

@@ -1,4 +1,4 @@
-import { isNameStartCode, isSpaceCode, isWordCode, skipSpaces } from '../text/char-codes'
+import { isNameStartCode, isWordCode, skipSpaces } from '../text/char-codes'
 import type { JsonSchemaNode } from './coerce'
 import type { JsonScanResult, TextRange } from './scan-json'
 
@@ -39,8 +39,6 @@ export function findSpecialTokens(text: string): TokenSpan[] {
   for (const match of text.matchAll(SPECIAL_TOKEN)) if (match[0] !== '<|"|>') tokens.push({ start: match.index, end: match.index + match[0].length })
   return tokens
 }
-
-export { isSpaceCode, skipSpaces } from '../text/char-codes'
 
 /** A character of a (dotted) tool name: a word character, `-`, `.` or `$`. */
 export const isNameCode = (code: number) => isWordCode(code) || code === 45 || code === 46 || code === 36

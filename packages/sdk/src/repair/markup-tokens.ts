@@ -15,9 +15,9 @@
  */
 import { decodePairs } from './decode-value'
 import { parseKeyValueText, parseLenientJson } from './lenient-json'
-import { MAX_CALLS, addFound, cleanToolName, fenceAround, readName, skipSpaces } from './markup-shared'
+import { MAX_CALLS, addFound, cleanToolName, fenceAround, readName } from './markup-shared'
 import type { ExtractionContext, TokenSpan } from './markup-shared'
-import { isWordCode } from '../text/char-codes'
+import { isWordCode, skipSpaces } from '../text/char-codes'
 import { tokenAt, tokenFamily, tokenName } from './markup-special-tokens'
 import { looksLikeJsonOpener } from './scan-json'
 

@@ -24,7 +24,8 @@
 import { decodeArgument, decodeValue, decodeXmlReferences } from './decode-value'
 import { parseLenientJson } from './lenient-json'
 import { tokenAt } from './markup-special-tokens'
-import { MAX_CALLS, addFound, cleanToolName, fenceAround, isSpaceCode, readName, setOwn, skipSpaces } from './markup-shared'
+import { isSpaceCode, skipSpaces } from '../text/char-codes'
+import { MAX_CALLS, addFound, cleanToolName, fenceAround, readName, setOwn } from './markup-shared'
 import type { ExtractionContext } from './markup-shared'
 import { looksLikeJsonOpener } from './scan-json'
 
