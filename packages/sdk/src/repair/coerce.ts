@@ -66,7 +66,8 @@ export function decodeJsonString(text: string, fixes: string[]): unknown {
 // `{"arg_key": …, "arg_value": …}`, `{"parameterName": …, "parameterValue": …}`.
 const PAIR_NAME_KEY = /^(?:name|key|field|param|parameter|arg|argument|property)$|_(?:name|key)$/i
 const PAIR_NAME_SUFFIX = /[a-z](?:Name|Key)$/
-const PAIR_VALUE_KEY = /^(?:value|val)$|_(?:value|val)$|[a-z]Value$/i
+/** The value half of a name/value pair (`value`, `arg_value`, `parameterValue`). */
+export const PAIR_VALUE_KEY = /^(?:value|val)$|_(?:value|val)$|[a-z]Value$/i
 
 /**
  * Arguments written as a list of name/value pairs (`[{"name": "index", "value": 3}, …]`) as the
@@ -134,8 +135,11 @@ function branches(schema: JsonSchemaNode): JsonSchemaNode[] | undefined {
   return Array.isArray(list) ? list.filter((entry): entry is JsonSchemaNode => typeof entry === 'object' && entry !== null) : undefined
 }
 
-// Digits, then an optional fraction: `\d+\.?\d*` let two runs of digits trade each other (quadratic on `000…0x`).
-const NUMBER_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i
+/**
+ * A decimal number as text (`-1.5e3`, `.5`, `2.`). Digits, then an optional fraction: `\d+\.?\d*` let
+ * two runs of digits trade each other (quadratic on `000…0x`).
+ */
+export const NUMBER_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i
 
 /**
  * Converts a value toward what its JSON Schema expects, recording a fix code per kind of change:

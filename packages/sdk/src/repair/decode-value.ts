@@ -3,10 +3,11 @@
  * GLM `<arg_value>`, a MiniMax or DSML parameter …) into a value, guided by the field's JSON Schema.
  * Readers decide what is layout and what is text; this decides what the text means.
  */
-import { pushFix, schemaAtPath, type JsonSchemaNode } from './coerce'
+import { NUMBER_TEXT, pushFix, schemaAtPath, type JsonSchemaNode } from './coerce'
 import { parseLenientJson } from './lenient-json'
 import { parsePythonLiteral } from './markup-pythonic'
 import { setOwn, type ExtractionContext } from './markup-shared'
+import type { ReaderContext } from './reader'
 
 /** The value types a schema node admits, through `anyOf`/`oneOf`, `nullable`, `enum` and `const`; empty when it says nothing. */
 export function admittedTypes(schema: JsonSchemaNode, depth = 0): Set<string> {
@@ -35,7 +36,6 @@ export function admittedTypes(schema: JsonSchemaNode, depth = 0): Set<string> {
 
 const NULL_WORDS = new Set(['null', 'None', 'nil'])
 const BOOLEAN_WORDS: Record<string, boolean> = { true: true, True: true, TRUE: true, false: false, False: false, FALSE: false }
-const NUMBER_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/
 
 /**
  * A value written as text, decoded by what the field's schema admits:
@@ -115,10 +115,21 @@ export function decodeXmlReferences(text: string): string {
 }
 
 /**
- * The value a markup call to `name` wrote as `text` for its field `key`, decoded by that field's
- * schema ({@link decodeValue}); a tool or field the context does not know gets the schema-less guess.
+ * The value a call to `name` wrote as `text` for its field `key`, decoded by that field's schema
+ * ({@link decodeValue}; `context.schemaOf` gives the tool's); a tool or field the context does not
+ * know gets the schema-less guess. The decoder of every built-in reader, for readers of other formats:
+ * repairs it did go into `fixes` (give them to the call's `fixes`).
+ *
+ * @example
+ * ```ts
+ * import { decodeArgument, type Reader } from '@wildcall/sdk/readers'
+ * // In a reader's `read(text, context)`, for `@filter {"tag": "a"}` read as key `filter`:
+ * const fixes: string[] = []
+ * const value = decodeArgument(context, 'search', 'filter', '{"tag": "a"}', fixes)
+ * // { tag: 'a' } when `filter` is an object field; the text as written when it is a string field
+ * ```
  */
-export function decodeArgument(context: ExtractionContext, name: string, key: string, text: string, fixes: string[]): unknown {
+export function decodeArgument(context: Pick<ReaderContext, 'schemaOf'>, name: string, key: string, text: string, fixes: string[] = []): unknown {
   const schema = context.schemaOf?.(name)
   return decodeValue(text, schema ? schemaAtPath(schema, [key]) : undefined, fixes)
 }

@@ -1,4 +1,5 @@
 import { jsonrepair } from 'jsonrepair'
+import { isWordCode } from '../text/char-codes'
 import { trimEndOf } from '../text/trim-end-of'
 import { closesSingleQuotedString, isStrayQuote, opensSingleQuotedString } from './scan-json'
 
@@ -202,8 +203,6 @@ function normalizePython(text: string): { text: string; changed: boolean } {
   if (!changed) return { text, changed }
   return { text: output + text.slice(copiedUpTo), changed }
 }
-
-const isWordCode = (code: number) => (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95
 
 function parseStrict(text: string): { value: unknown } | undefined {
   try {

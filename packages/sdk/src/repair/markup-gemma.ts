@@ -12,7 +12,8 @@
  */
 import { admittedTypes } from './decode-value'
 import { schemaAtPath, type JsonSchemaNode } from './coerce'
-import { MAX_CALLS, MAX_MARKUP_DEPTH, addFound, cleanToolName, readName, setOwn, skipSpaces } from './markup-shared'
+import { skipSpaces } from '../text/char-codes'
+import { MAX_CALLS, MAX_MARKUP_DEPTH, addFound, cleanToolName, readItems, readName, setOwn } from './markup-shared'
 import type { ExtractionContext } from './markup-shared'
 
 const QUOTES = ['<escape>', '<|"|>'] as const
@@ -78,11 +79,8 @@ function parseGemmaValue(text: string, index: number, depth: number, schema: Jso
   const code = text.charCodeAt(cursor)
   if (code === 123) {
     const result: Record<string, unknown> = {}
-    let position = cursor + 1
-    for (;;) {
-      position = skipSpaces(text, position)
-      if (position >= text.length) return 'truncated'
-      if (text.charCodeAt(position) === 125) return { value: result, end: position + 1 }
+    const end = readItems(text, cursor, 125, (at) => {
+      let position = at
       let key: string
       const keyQuote = quoteAt(text, position)
       if (keyQuote) {
@@ -102,27 +100,19 @@ function parseGemmaValue(text: string, index: number, depth: number, schema: Jso
       const value = parseGemmaValue(text, position + 1, depth + 1, schema && schemaAtPath(schema, [key]))
       if (value === undefined || value === 'truncated') return value
       setOwn(result, key, value.value)
-      position = skipSpaces(text, value.end)
-      if (position >= text.length) return 'truncated'
-      if (text.charCodeAt(position) === 44) position++
-      else if (text.charCodeAt(position) !== 125) return undefined
-    }
+      return value.end
+    })
+    return typeof end === 'number' ? { value: result, end } : end
   }
   if (code === 91) {
     const items: unknown[] = []
-    let position = cursor + 1
-    for (;;) {
-      position = skipSpaces(text, position)
-      if (position >= text.length) return 'truncated'
-      if (text.charCodeAt(position) === 93) return { value: items, end: position + 1 }
-      const value = parseGemmaValue(text, position, depth + 1, schema && schemaAtPath(schema, [items.length]))
+    const end = readItems(text, cursor, 93, (at) => {
+      const value = parseGemmaValue(text, at, depth + 1, schema && schemaAtPath(schema, [items.length]))
       if (value === undefined || value === 'truncated') return value
       items.push(value.value)
-      position = skipSpaces(text, value.end)
-      if (position >= text.length) return 'truncated'
-      if (text.charCodeAt(position) === 44) position++
-      else if (text.charCodeAt(position) !== 93) return undefined
-    }
+      return value.end
+    })
+    return typeof end === 'number' ? { value: items, end } : end
   }
   if (code === 34) {
     // A plain JSON string, when the model used ordinary quotes.

@@ -11,7 +11,9 @@
  * in a call that is surely one (a known name, a list, a token before it) — Olmo 3's template writes
  * strings that way, unescaped.
  */
-import { MAX_CALLS, MAX_MARKUP_DEPTH, addFound, cleanToolName, fenceAround, isSpaceCode, setOwn, skipSpaces } from './markup-shared'
+import { isNameStartCode, isSpaceCode, isWordCode, skipSpaces } from '../text/char-codes'
+import { tokenName } from './markup-special-tokens'
+import { MAX_CALLS, MAX_MARKUP_DEPTH, addFound, cleanToolName, fenceAround, readItems, setOwn } from './markup-shared'
 import type { ExtractionContext } from './markup-shared'
 
 type LiteralResult = { value: unknown; end: number } | 'truncated' | undefined
@@ -22,9 +24,7 @@ interface Budget {
   multiline?: boolean
 }
 
-const isNameCode = (code: number) =>
-  (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 46
-const isNameStart = (code: number) => (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95
+const isNameCode = (code: number) => isWordCode(code) || code === 46
 
 // Calls that wrap the real call (`print(default_api.scroll())`) or are never tools.
 const NOT_TOOLS = new Set(['print', 'repr', 'str', 'int', 'float', 'len', 'range', 'list', 'dict', 'tuple', 'set', 'type', 'if', 'for', 'while', 'return', 'and', 'or', 'not'])
@@ -48,7 +48,7 @@ export function parsePythonLiteral(text: string, index: number, depth = 0, budge
   if (code === 123) return parseDict(text, cursor, depth, budget)
   if (code === 91 || code === 40) return parseSequence(text, cursor, code === 91 ? 93 : 41, depth, budget)
   if (code === 45 || code === 43 || (code >= 48 && code <= 57) || code === 46) return parseNumber(text, cursor)
-  if (isNameStart(code)) {
+  if (isNameStartCode(code)) {
     let end = cursor + 1
     while (end < text.length && isNameCode(text.charCodeAt(end))) end++
     const word = text.slice(cursor, end)
@@ -134,17 +134,17 @@ function parseNumber(text: string, start: number): LiteralResult {
   return { value, end: start + literal.length }
 }
 
+/** A finished collection's result: its value and end, or why it is none. */
+const collected = (value: unknown, end: number | 'truncated' | undefined): LiteralResult => (typeof end === 'number' ? { value, end } : end)
+
 function parseDict(text: string, openAt: number, depth: number, budget: Budget): LiteralResult {
   const result: Record<string, unknown> = {}
-  let cursor = openAt + 1
-  for (;;) {
-    cursor = skipSpaces(text, cursor)
-    if (cursor >= text.length) return 'truncated'
-    if (text.charCodeAt(cursor) === 125) return { value: result, end: cursor + 1 }
+  const end = readItems(text, openAt, 125, (at) => {
+    let cursor = at
     // Keys: a literal, or a bare word (`{down: True}`).
     let key: string
     const keyCode = text.charCodeAt(cursor)
-    if (isNameStart(keyCode) && !/^(?:True|False|None)\b/.test(text.slice(cursor, cursor + 6))) {
+    if (isNameStartCode(keyCode) && !/^(?:True|False|None)\b/.test(text.slice(cursor, cursor + 6))) {
       let end = cursor + 1
       while (end < text.length && isNameCode(text.charCodeAt(end))) end++
       key = text.slice(cursor, end)
@@ -161,30 +161,20 @@ function parseDict(text: string, openAt: number, depth: number, budget: Budget):
     const value = parsePythonLiteral(text, cursor + 1, depth + 1, budget)
     if (value === undefined || value === 'truncated') return value
     setOwn(result, key, value.value)
-    cursor = skipSpaces(text, value.end)
-    if (cursor >= text.length) return 'truncated'
-    const separator = text.charCodeAt(cursor)
-    if (separator === 44) cursor++
-    else if (separator !== 125) return undefined
-  }
+    return value.end
+  })
+  return collected(result, end)
 }
 
 function parseSequence(text: string, openAt: number, closeCode: number, depth: number, budget: Budget): LiteralResult {
   const items: unknown[] = []
-  let cursor = openAt + 1
-  for (;;) {
-    cursor = skipSpaces(text, cursor)
-    if (cursor >= text.length) return 'truncated'
-    if (text.charCodeAt(cursor) === closeCode) return { value: items, end: cursor + 1 }
-    const item = parsePythonLiteral(text, cursor, depth + 1, budget)
+  const end = readItems(text, openAt, closeCode, (at) => {
+    const item = parsePythonLiteral(text, at, depth + 1, budget)
     if (item === undefined || item === 'truncated') return item
     items.push(item.value)
-    cursor = skipSpaces(text, item.end)
-    if (cursor >= text.length) return 'truncated'
-    const separator = text.charCodeAt(cursor)
-    if (separator === 44) cursor++
-    else if (separator !== closeCode) return undefined
-  }
+    return item.end
+  })
+  return collected(items, end)
 }
 
 interface CallArguments {
@@ -198,38 +188,29 @@ export function parseCallArguments(text: string, openAt: number, budget: Budget 
   const keywords: Record<string, unknown> = {}
   const positional: unknown[] = []
   let keywordCount = 0
-  let cursor = openAt + 1
-  for (;;) {
-    cursor = skipSpaces(text, cursor)
-    if (cursor >= text.length) return 'truncated'
-    if (text.charCodeAt(cursor) === 41) break
+  const end = readItems(text, openAt, 41, (cursor) => {
     let keyEnd = cursor
     while (keyEnd < text.length && isNameCode(text.charCodeAt(keyEnd)) && text.charCodeAt(keyEnd) !== 46) keyEnd++
     const afterKey = skipSpaces(text, keyEnd)
     const assign = text.charCodeAt(afterKey)
-    if (keyEnd > cursor && isNameStart(text.charCodeAt(cursor)) && (assign === 61 || (colons && assign === 58)) && text.charCodeAt(afterKey + 1) !== assign) {
+    if (keyEnd > cursor && isNameStartCode(text.charCodeAt(cursor)) && (assign === 61 || (colons && assign === 58)) && text.charCodeAt(afterKey + 1) !== assign) {
       const value = parsePythonLiteral(text, afterKey + 1, 1, budget)
       if (value === undefined || value === 'truncated') return value
       setOwn(keywords, text.slice(cursor, keyEnd), value.value)
       keywordCount++
-      cursor = value.end
-    } else {
-      if (keyEnd >= text.length) return 'truncated'
-      const value = parsePythonLiteral(text, cursor, 1, budget)
-      if (value === undefined || value === 'truncated') return value
-      positional.push(value.value)
-      cursor = value.end
+      return value.end
     }
-    cursor = skipSpaces(text, cursor)
-    if (cursor >= text.length) return 'truncated'
-    const separator = text.charCodeAt(cursor)
-    if (separator === 44) cursor++
-    else if (separator !== 41) return undefined
-  }
+    if (keyEnd >= text.length) return 'truncated'
+    const value = parsePythonLiteral(text, cursor, 1, budget)
+    if (value === undefined || value === 'truncated') return value
+    positional.push(value.value)
+    return value.end
+  })
+  if (typeof end !== 'number') return end
   // Positional arguments cannot be named without the schema: one is a bare value for the caller's
   // single-field rule; keywords win when both are present.
   const args = keywordCount > 0 || positional.length === 0 ? keywords : positional.length === 1 ? positional[0] : positional
-  return { args, keywordOnly: positional.length === 0 && keywordCount > 0, end: cursor + 1 }
+  return { args, keywordOnly: positional.length === 0 && keywordCount > 0, end }
 }
 
 /** Finds `name(…)` calls. Outside a pythonic context a call needs keyword arguments or a known name. */
@@ -250,7 +231,7 @@ function readCallAt(context: ExtractionContext, open: number, budget: Budget): n
   let nameStart = open
   const floor = Math.max(0, open - 128)
   while (nameStart > floor && isNameCode(text.charCodeAt(nameStart - 1))) nameStart--
-  if (nameStart === open || !isNameStart(text.charCodeAt(nameStart))) return open + 1
+  if (nameStart === open || !isNameStartCode(text.charCodeAt(nameStart))) return open + 1
   // Part of a longer word or a path (`/usr/bin(`): not a call.
   if (nameStart > 0 && (isNameCode(text.charCodeAt(nameStart - 1)) || text.charCodeAt(nameStart - 1) === 47)) return open + 1
   // Inside a call already read (a parenthesis in one of its strings): skip past that call.
@@ -275,7 +256,7 @@ function readCallAt(context: ExtractionContext, open: number, budget: Budget): n
   const token = tokenEndingAt(context, nameStart)
   if (token) {
     confident = true
-    if (token.name === 'python_tag') format = 'python-tag'
+    if (tokenName(text, token) === 'python_tag') format = 'python-tag'
   }
   // In a list `[a(x=1), b(y=2)]` that opens a line, or after `print(`. A comma counts only after a call
   // of that list: in prose or reasoning `s(1), t(2)` is no call of an unknown `t`.

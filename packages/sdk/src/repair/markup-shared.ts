@@ -1,3 +1,4 @@
+import { isNameStartCode, isWordCode, skipSpaces } from '../text/char-codes'
 import type { JsonSchemaNode } from './coerce'
 import type { JsonScanResult, TextRange } from './scan-json'
 
@@ -16,14 +17,10 @@ export function setOwn(target: Record<string, unknown>, key: string, value: unkn
   else target[key] = value
 }
 
-/** A special token found in the text: `<|call|>`, `<｜tool▁sep｜>`, `[TOOL_CALLS]`, `<tool▁sep>`. */
-export interface SpecialToken {
+/** Where a special token (`<|call|>`, `<｜tool▁sep｜>`, `[TOOL_CALLS]`, `<tool▁sep>`) is in the text; markup readers name it with `tokenName`. */
+export interface TokenSpan {
   start: number
   end: number
-  /** Lower-case name with the delimiters removed and `▁` turned into `_`: `tool_sep`, `tool_calls`. */
-  name: string
-  /** The family the token's spelling points to (`deepseek`, `mistral`, `kimi`, `harmony` …). */
-  family: string
 }
 
 // <|…|> (the closing `>` is sometimes missing), <｜…｜> with full-width bars, [UPPER_CASE] bracket
@@ -32,62 +29,23 @@ export interface SpecialToken {
 // regex-bounded: every alternative reads at most ~90 characters from its first (test: packages/sdk/src/linear-time.test.ts)
 const SPECIAL_TOKEN = /<\|[^|<>\s]{1,48}\|>?|<｜[^｜<>\n]{1,48}｜>?|\[\/?[A-Z][A-Z0-9_]{1,30}\]|<\/?[^<>\s|｜]{0,40}▁[^<>\s]{0,40}>/g
 
-/** Finds every special token, in order. `<|"|>` (Gemma's string quote) is left to its parser. */
-export function findSpecialTokens(text: string): SpecialToken[] {
-  const tokens: SpecialToken[] = []
+/**
+ * Finds every special token, in order: the JSON scan jumps over them, so `[TOOL_CALLS]` or `<|call|>`
+ * never count as brackets. `<|"|>` (Gemma's string quote) is left to its parser.
+ */
+export function findSpecialTokens(text: string): TokenSpan[] {
+  const tokens: TokenSpan[] = []
   if (!text.includes('<') && !text.includes('[')) return tokens
-  for (const match of text.matchAll(SPECIAL_TOKEN)) {
-    const raw = match[0]
-    if (raw === '<|"|>') continue
-    const name = tokenName(raw)
-    tokens.push({ start: match.index, end: match.index + raw.length, name, family: familyOfToken(raw, name) })
-  }
+  for (const match of text.matchAll(SPECIAL_TOKEN)) if (match[0] !== '<|"|>') tokens.push({ start: match.index, end: match.index + match[0].length })
   return tokens
 }
 
-/** `<|tool_call_begin|>` → `tool_call_begin`, `<｜tool▁sep｜>` → `tool_sep`, `[ARGS]` → `args`. */
-function tokenName(raw: string): string {
-  let from = 1
-  let to = raw.length
-  const second = raw[1]
-  if (raw[0] === '<' && (second === '|' || second === '｜')) from = 2
-  if (raw[to - 1] === '>' || raw[to - 1] === ']') to--
-  if (raw[to - 1] === '|' || raw[to - 1] === '｜') to--
-  const name = raw.slice(from, Math.max(from, to)).toLowerCase()
-  return name.includes('▁') ? name.replaceAll('▁', '_') : name
-}
-
-function familyOfToken(raw: string, name: string): string {
-  if (raw.includes('▁') || raw.includes('｜')) return 'deepseek'
-  if (raw.startsWith('[')) return 'mistral'
-  if (name.includes('argument_begin') || name.includes('section')) return 'kimi'
-  if (name === 'message' || name === 'constrain' || name === 'channel' || name === 'call' || name === 'start' || name === 'end') return 'harmony'
-  if (name === 'python_tag') return 'python-tag'
-  if (name.includes('python_start') || name.includes('tool_call_start')) return 'pythonic'
-  return 'special-token'
-}
-
-/** The token that starts exactly at `offset` (binary search: tokens are sorted and disjoint). */
-export function tokenStartingAt(tokens: readonly SpecialToken[], offset: number): SpecialToken | undefined {
-  let low = 0
-  let high = tokens.length - 1
-  while (low <= high) {
-    const middle = (low + high) >> 1
-    const start = tokens[middle]!.start
-    if (start === offset) return tokens[middle]
-    if (start < offset) low = middle + 1
-    else high = middle - 1
-  }
-  return undefined
-}
-
-export const isNameCode = (code: number) =>
-  (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 45 || code === 46 || code === 36
+/** A character of a (dotted) tool name: a word character, `-`, `.` or `$`. */
+export const isNameCode = (code: number) => isWordCode(code) || code === 45 || code === 46 || code === 36
 
 /** Reads a (dotted) identifier at `index`; returns its end, or `index` when there is none. */
 export function readName(text: string, index: number, limit = 128): number {
-  const first = text.charCodeAt(index)
-  if (!((first >= 65 && first <= 90) || (first >= 97 && first <= 122) || first === 95)) return index
+  if (!isNameStartCode(text.charCodeAt(index))) return index
   let cursor = index + 1
   const end = Math.min(text.length, index + limit)
   while (cursor < end && isNameCode(text.charCodeAt(cursor))) cursor++
@@ -106,9 +64,6 @@ export function cleanToolName(name: string): string {
     .replace(/^(?:functions?|default_api|tools?)\./, '')
     .replace(/:\d+$/, '')
 }
-
-const isWordCode = (code: number) => (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95
-const isNameStartCode = (code: number) => (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95
 
 /**
  * Where the name starts once the namespaces before it are cut (`functions.`, `default_api:`,
@@ -167,11 +122,26 @@ export function matchName(name: string, known: ReadonlySet<string> | Readonly<Re
   return match
 }
 
-export const isSpaceCode = (code: number) => code === 32 || code === 9 || code === 10 || code === 13
-
-export function skipSpaces(text: string, index: number, end = text.length): number {
-  while (index < end && isSpaceCode(text.charCodeAt(index))) index++
-  return index
+/**
+ * Reads `item, item, …` up to `closeCode`, from just after the opener at `openAt`: the one loop of the
+ * markup value parsers (Python dicts, lists, tuples and call arguments; Gemma objects and arrays).
+ * `readItem` reads the item at a position and returns its end. The result is the offset after the
+ * closer, `'truncated'` when the text ends first, or `undefined` when an item or separator is malformed.
+ */
+export function readItems(text: string, openAt: number, closeCode: number, readItem: (at: number) => number | 'truncated' | undefined): number | 'truncated' | undefined {
+  let cursor = openAt + 1
+  for (;;) {
+    cursor = skipSpaces(text, cursor)
+    if (cursor >= text.length) return 'truncated'
+    if (text.charCodeAt(cursor) === closeCode) return cursor + 1
+    const end = readItem(cursor)
+    if (end === undefined || end === 'truncated') return end
+    cursor = skipSpaces(text, end)
+    if (cursor >= text.length) return 'truncated'
+    const separator = text.charCodeAt(cursor)
+    if (separator === 44) cursor++
+    else if (separator !== closeCode) return undefined
+  }
 }
 
 /** Whether `[start, end)` overlaps any range in `ranges`. */
@@ -221,9 +191,8 @@ export interface FoundCall {
 export interface ExtractionContext {
   text: string
   names: ReadonlySet<string> | undefined
-  tokens: SpecialToken[]
-  /** The token starting at an offset. */
-  tokenAt: (offset: number) => SpecialToken | undefined
+  /** The special tokens of the text, in order (`tokenAt` and `tokenName` of `markup-special-tokens` read them). */
+  tokens: TokenSpan[]
   scan: JsonScanResult
   fences: Fence[]
   /** The field names of a known tool or action: what readers that carry no other evidence of a call check keys against. */

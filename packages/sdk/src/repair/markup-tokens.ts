@@ -15,8 +15,10 @@
  */
 import { decodePairs } from './decode-value'
 import { parseKeyValueText, parseLenientJson } from './lenient-json'
-import { MAX_CALLS, addFound, cleanToolName, fenceAround, readName, skipSpaces } from './markup-shared'
-import type { ExtractionContext, SpecialToken } from './markup-shared'
+import { MAX_CALLS, addFound, cleanToolName, fenceAround, readName } from './markup-shared'
+import type { ExtractionContext, TokenSpan } from './markup-shared'
+import { isWordCode, skipSpaces } from '../text/char-codes'
+import { tokenAt, tokenFamily, tokenName } from './markup-special-tokens'
 import { looksLikeJsonOpener } from './scan-json'
 
 // Words a template puts between the name and the arguments (`<|constrain|>json`, `commentary`).
@@ -64,8 +66,9 @@ interface Boundary {
   needsName?: boolean
 }
 
-function boundaryOf(token: SpecialToken): Boundary {
-  return { start: token.start, end: token.end, family: token.family, callish: token.family !== 'special-token' || CALL_TOKEN_HINT.test(token.name) }
+function boundaryOf(text: string, token: TokenSpan): Boundary {
+  const family = tokenFamily(text, token)
+  return { start: token.start, end: token.end, family, callish: family !== 'special-token' || CALL_TOKEN_HINT.test(tokenName(text, token)) }
 }
 
 // Text markers that name a recipient or an action without special tokens: Harmony's `to=` (it
@@ -115,7 +118,7 @@ export function recognizeTokenCalls(context: ExtractionContext): void {
       readAfterBoundary(context, marker)
       markerIndex++
     } else if (token) {
-      readAfterBoundary(context, boundaryOf(token))
+      readAfterBoundary(context, boundaryOf(text, token))
       tokenIndex++
     }
   }
@@ -149,12 +152,12 @@ function readAfterBoundary(context: ExtractionContext, boundary: Boundary): void
   let tokensInGap = 0
   for (let step = 0; step < MAX_GAP_STEPS; step++) {
     cursor = skipSpaces(text, cursor)
-    const token = context.tokenAt(cursor)
+    const token = tokenAt(context, cursor)
     if (token) {
-      if (family === 'special-token') family = token.family
+      if (family === 'special-token') family = tokenFamily(text, token)
       tokensInGap++
       cursor = token.end
-      if (token.name === 'call_id') cursor = readCallId(text, skipSpaces(text, cursor))
+      if (tokenName(text, token) === 'call_id') cursor = readCallId(text, skipSpaces(text, cursor))
       continue
     }
     if (text.startsWith('```', cursor)) {
@@ -234,8 +237,8 @@ function readAfterBoundary(context: ExtractionContext, boundary: Boundary): void
     const next = skipSpaces(text, callEnd)
     if (text.startsWith('```', next)) callEnd = next + 3
     else {
-      const token = context.tokenAt(next)
-      if (token && /end|call$/.test(token.name)) callEnd = token.end
+      const token = tokenAt(context, next)
+      if (token && /end|call$/.test(tokenName(text, token))) callEnd = token.end
       else break
     }
   }
@@ -247,7 +250,7 @@ function readCallId(text: string, from: number): number {
   const limit = Math.min(text.length, from + 64)
   while (cursor < limit) {
     const code = text.charCodeAt(cursor)
-    if ((code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 45) cursor++
+    if (isWordCode(code) || code === 45) cursor++
     else break
   }
   return cursor

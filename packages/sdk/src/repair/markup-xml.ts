@@ -23,7 +23,9 @@
  */
 import { decodeArgument, decodeValue, decodeXmlReferences } from './decode-value'
 import { parseLenientJson } from './lenient-json'
-import { MAX_CALLS, addFound, cleanToolName, fenceAround, isSpaceCode, readName, setOwn, skipSpaces } from './markup-shared'
+import { tokenAt } from './markup-special-tokens'
+import { isSpaceCode, skipSpaces } from '../text/char-codes'
+import { MAX_CALLS, addFound, cleanToolName, fenceAround, readName, setOwn } from './markup-shared'
 import type { ExtractionContext } from './markup-shared'
 import { looksLikeJsonOpener } from './scan-json'
 
@@ -306,7 +308,7 @@ function readJsonBody(context: ExtractionContext, from: number, to: number): Jso
   } else if (/^json\b/i.test(text.slice(cursor, cursor + 5))) {
     cursor = skipSpaces(text, cursor + 4, to)
   }
-  for (let token = context.tokenAt(cursor); token; token = context.tokenAt(cursor)) cursor = skipSpaces(text, token.end, to)
+  for (let token = tokenAt(context, cursor); token; token = tokenAt(context, cursor)) cursor = skipSpaces(text, token.end, to)
   const code = text.charCodeAt(cursor)
   if (cursor >= to || (code !== 123 && code !== 91)) return undefined
   const end = context.scan.endOf(cursor)

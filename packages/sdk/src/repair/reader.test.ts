@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import * as core from '../core'
 import * as root from '../index'
-import { builtInReaders, hermesReader, xmlCallReader } from '../readers'
+import { builtInReaders, decodeArgument, hermesReader, xmlCallReader } from '../readers'
 import type { ChatResponse, ToolSet } from '../types'
 import { createBrowserTools } from './__fixtures__/browser-tools'
 import { composeReaders, type Reader, type ReaderCall } from './reader'
@@ -127,6 +128,27 @@ describe('readers', () => {
     const result = root.repairToolCall(message, tools, { readers: [throwing, junk] })
     expect(result.toolCall).toEqual({ name: 'wait', args: { seconds: 2 } })
     expect(result.fixes).toContain('reader:hermes')
+  })
+
+  it('should give a reader written outside the SDK the schema of the tool it reads, for the shared value decoder', () => {
+    // `%%name key: value%%` with each value written as text: the decoder types it by the field's schema.
+    const percentReader: Reader = {
+      name: 'percent',
+      formats: ['tool-markup:percent'],
+      read(text, context) {
+        const match = /%%(\w+) (\w+): ([^%]*)%%/.exec(text)
+        if (!match) return undefined
+        const fixes: string[] = []
+        const value = decodeArgument(context, match[1]!, match[2]!, match[3]!, fixes)
+        return [{ name: match[1], args: { [match[2]!]: value }, format: 'tool-markup:percent', fixes, start: match.index, end: match.index + match[0].length }]
+      },
+    }
+    const search = root.defineTool({ description: 'Search.', inputSchema: z.object({ query: z.string().optional(), filter: z.object({ tag: z.string() }).optional() }) })
+    for (const repair of [root.repairToolCall, core.repairToolCall]) {
+      // An object field gets the object the text spells; a string field keeps the text as written.
+      expect(repair(content('%%search filter: {"tag": "a"}%%'), { search }, { readers: [percentReader] }).toolCall.args).toEqual({ filter: { tag: 'a' } })
+      expect(repair(content('%%search query: {"tag": "a"}%%'), { search }, { readers: [percentReader] }).toolCall.args).toEqual({ query: '{"tag": "a"}' })
+    }
   })
 
   it('should reject readers that are not readers with a config_error naming the field', () => {

@@ -23,6 +23,13 @@ export interface ReaderContext {
   fieldsOf?: (name: string) => ReadonlySet<string>
   /** Whether `[start, end)` overlaps a call an earlier reader took: that text is not read twice. */
   claimed(start: number, end: number): boolean
+  /**
+   * The input JSON Schema of a known tool or action. A reader of a format that writes values as text
+   * passes the context to `decodeArgument` (from `@wildcall/sdk/readers`): the one schema-guided value
+   * decoder of the built-in readers, so `{"a": 1}` stays text for a string field and is an object for
+   * an object field.
+   */
+  schemaOf?: (name: string) => Record<string, unknown> | undefined
 }
 
 /**
@@ -53,7 +60,9 @@ export interface ReaderCall extends ExtractedCall {
  *
  * A reader returns only what the text spells: it never invents a call, a name or a value, and it
  * returns nothing for prose, code samples and other formats. Prove it with `testReader` from
- * `@wildcall/sdk/testing`.
+ * `@wildcall/sdk/testing`. A value its format writes as text may stay text (the schema coercion types
+ * it), or be decoded the way the built-in readers do: `decodeArgument(context, name, key, text, fixes)`
+ * from `@wildcall/sdk/readers` types it by the field's schema (`context.schemaOf`).
  *
  * @example
  * ```ts

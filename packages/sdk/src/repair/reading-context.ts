@@ -1,4 +1,4 @@
-import { findFences, findSpecialTokens, tokenStartingAt } from './markup-shared'
+import { findFences, findSpecialTokens } from './markup-shared'
 import type { ExtractionContext } from './markup-shared'
 import type { Reader, ReaderCall, ReaderContext } from './reader'
 import { scanJson } from './scan-json'
@@ -25,7 +25,6 @@ export function createReadingContext(
     fieldsOf,
     schemaOf,
     tokens,
-    tokenAt: (offset) => tokenStartingAt(tokens, offset),
     scan: scanJson(text, tokens),
     fences: findFences(text),
     found: [],
@@ -40,7 +39,7 @@ export function createReadingContext(
  * outside what `context` says is claimed. A text that ends inside a call gives one call marked `truncated`.
  */
 export function readAlone(reader: BuiltInReader, text: string, context: ReaderContext): ReaderCall[] {
-  const reading = createReadingContext(text, context.names, context.fieldsOf, (context as Partial<ExtractionContext>).schemaOf)
+  const reading = createReadingContext(text, context.names, context.fieldsOf, context.schemaOf)
   reader.recognize(reading)
   const calls: ReaderCall[] = reading.found.filter((found) => !context.claimed?.(found.call.start, found.end)).map(({ call, end }) => ({ ...call, end }))
   if (reading.truncated) calls.push({ args: undefined, format: reader.formats[0] ?? `tool-markup:${reader.name}`, fixes: [], start: text.length, end: text.length, truncated: true })

@@ -8,6 +8,8 @@
  * spans hold JSON.
  */
 
+import { isSpaceCode, isWordCode, skipSpaces } from '../text/char-codes'
+
 /** A balanced `{…}` or `[…]` region of the text. */
 export interface JsonSpan {
   /** Offset of the opening bracket. */
@@ -44,20 +46,13 @@ const DOUBLE_QUOTE = 34
 const SINGLE_QUOTE = 39
 const BACKSLASH = 92
 
-const isSpace = (code: number) => code === 32 || code === 9 || code === 10 || code === 13
-const isIdentifierCode = (code: number) =>
-  (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 36 || code === 45
-
-function skipSpaces(text: string, index: number, end: number): number {
-  while (index < end && isSpace(text.charCodeAt(index))) index++
-  return index
-}
+const isIdentifierCode = (code: number) => isWordCode(code) || code === 36 || code === 45
 
 function previousSignificant(text: string, index: number, floor: number): number {
   let cursor = index - 1
   // Bounded look-back: a quote after a long run of spaces is judged on the spaces alone.
   const limit = Math.max(floor, index - 256)
-  while (cursor >= limit && isSpace(text.charCodeAt(cursor))) cursor--
+  while (cursor >= limit && isSpaceCode(text.charCodeAt(cursor))) cursor--
   return cursor >= limit ? text.charCodeAt(cursor) : -1
 }
 
@@ -76,9 +71,7 @@ export function opensSingleQuotedString(text: string, index: number, floor = 0):
  * never starts there, and treating it as one would swallow the rest of the value.
  */
 export function isStrayQuote(text: string, index: number): boolean {
-  if (index === 0) return false
-  const previous = text.charCodeAt(index - 1)
-  return (previous >= 48 && previous <= 57) || (previous >= 65 && previous <= 90) || (previous >= 97 && previous <= 122) || previous === 95
+  return index > 0 && isWordCode(text.charCodeAt(index - 1))
 }
 
 /**

@@ -1,4 +1,4 @@
-import { isPlainObject, pushFix } from './coerce'
+import { PAIR_VALUE_KEY, isPlainObject, pushFix } from './coerce'
 import { setOwn } from './markup-shared'
 
 /** A call as found in a response, before its tool is known: a name (maybe) and raw arguments. */
@@ -41,8 +41,6 @@ const ID_LIKE_KEY = /^(?:id|ID|Id)$|_(?:id|ID|Id)$|[a-z]I[dD]$/
 // Keys that also name ordinary fields (`{"command": "ls", "args": ["-la"]}`): they name a call only
 // beside an argument object.
 const WEAK_NAME_KEY = /^(?:action|command|method)$/i
-// The value half of a name/value pair (`value`, `arg_value`, `parameterValue`): never an argument container.
-const VALUE_KEY = /^(?:value|val)$|_(?:value|val)$|[a-z]Value$/i
 // Keys under which a flat record names its own kind (`{"type": "input_text", "index": 3}`): `type`,
 // `kind`, `name` with any prefix (`action_type`, `actionType`, `tool_name`), or a name-shaped key.
 const DISCRIMINATOR_KEY = /^(?:[a-z]+_?)?(?:type|kind|name)$|^(?:action|tool|function|command|method|operation|op)$/i
@@ -113,7 +111,8 @@ function argumentKey(record: Record<string, unknown>): string | undefined {
   for (const key of keys) {
     const value = record[key]
     if ((NAME_KEY.test(key) && typeof value === 'string') || isIdEntry(key, value)) continue
-    if (container !== undefined || !isPlainObject(value) || VALUE_KEY.test(key)) return undefined
+    // The value half of a name/value pair (`value`, `arg_value`) is never an argument container.
+    if (container !== undefined || !isPlainObject(value) || PAIR_VALUE_KEY.test(key)) return undefined
     container = key
   }
   return container

@@ -1,0 +1,45 @@
+import type { ExtractionContext, TokenSpan } from './markup-shared'
+
+/**
+ * `<|tool_call_begin|>` → `tool_call_begin`, `<｜tool▁sep｜>` → `tool_sep`, `[ARGS]` → `args`: the
+ * lower-case name of the special token at `token`, delimiters removed and `▁` turned into `_`.
+ */
+export function tokenName(text: string, token: TokenSpan): string {
+  const raw = text.slice(token.start, token.end)
+  let from = 1
+  let to = raw.length
+  const second = raw[1]
+  if (raw[0] === '<' && (second === '|' || second === '｜')) from = 2
+  if (raw[to - 1] === '>' || raw[to - 1] === ']') to--
+  if (raw[to - 1] === '|' || raw[to - 1] === '｜') to--
+  const name = raw.slice(from, Math.max(from, to)).toLowerCase()
+  return name.includes('▁') ? name.replaceAll('▁', '_') : name
+}
+
+/** The family the spelling of the token at `token` points to (`deepseek`, `mistral`, `kimi`, `harmony` …). */
+export function tokenFamily(text: string, token: TokenSpan): string {
+  const raw = text.slice(token.start, token.end)
+  const name = tokenName(text, token)
+  if (raw.includes('▁') || raw.includes('｜')) return 'deepseek'
+  if (raw.startsWith('[')) return 'mistral'
+  if (name.includes('argument_begin') || name.includes('section')) return 'kimi'
+  if (name === 'message' || name === 'constrain' || name === 'channel' || name === 'call' || name === 'start' || name === 'end') return 'harmony'
+  if (name === 'python_tag') return 'python-tag'
+  if (name.includes('python_start') || name.includes('tool_call_start')) return 'pythonic'
+  return 'special-token'
+}
+
+/** The special token that starts exactly at `offset` (binary search: tokens are sorted and disjoint). */
+export function tokenAt(context: ExtractionContext, offset: number): TokenSpan | undefined {
+  const { tokens } = context
+  let low = 0
+  let high = tokens.length - 1
+  while (low <= high) {
+    const middle = (low + high) >> 1
+    const start = tokens[middle]!.start
+    if (start === offset) return tokens[middle]
+    if (start < offset) low = middle + 1
+    else high = middle - 1
+  }
+  return undefined
+}
