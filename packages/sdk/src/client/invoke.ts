@@ -347,21 +347,21 @@ export function responseOrder(chain: Adapter[]): Adapter[] {
 }
 
 // Where providers put each count, first match wins (OpenAI, Anthropic-style, camelCase, DeepSeek's cache hits …).
-const USAGE_PATHS: ReadonlyArray<[keyof Usage, string[]]> = [
-  ['promptTokens', ['prompt_tokens', 'input_tokens', 'promptTokens']],
-  ['completionTokens', ['completion_tokens', 'output_tokens', 'completionTokens']],
-  ['totalTokens', ['total_tokens', 'totalTokens']],
-  ['cachedTokens', ['prompt_tokens_details.cached_tokens', 'prompt_cache_hit_tokens', 'input_tokens_details.cached_tokens', 'cache_read_input_tokens']],
-  ['reasoningTokens', ['completion_tokens_details.reasoning_tokens', 'output_tokens_details.reasoning_tokens', 'reasoning_tokens']],
-]
+// Each path split once here (`outer.inner`), not on every response.
+const USAGE_PATHS = ([
+  ['promptTokens', 'prompt_tokens input_tokens promptTokens'],
+  ['completionTokens', 'completion_tokens output_tokens completionTokens'],
+  ['totalTokens', 'total_tokens totalTokens'],
+  ['cachedTokens', 'prompt_tokens_details.cached_tokens prompt_cache_hit_tokens input_tokens_details.cached_tokens cache_read_input_tokens'],
+  ['reasoningTokens', 'completion_tokens_details.reasoning_tokens output_tokens_details.reasoning_tokens reasoning_tokens'],
+] as const).map(([key, paths]) => [key, paths.split(' ').map((path) => path.split('.') as [string, string?])] as const)
 
 /** Normalises the usage block of any provider; a count it does not report stays `undefined`. */
 export function normalizeUsage(usage: unknown): Usage {
   const result: Usage = {}
   if (!isPlainObject(usage)) return result
   for (const [key, paths] of USAGE_PATHS) {
-    for (const path of paths) {
-      const [head, tail] = path.split('.') as [string, string | undefined]
+    for (const [head, tail] of paths) {
       const outer = usage[head]
       const value = tail === undefined ? outer : isPlainObject(outer) ? outer[tail] : undefined
       if (typeof value === 'number' && Number.isFinite(value)) {
