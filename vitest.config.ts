@@ -13,6 +13,8 @@ export default defineConfig({
       { find: /^@wildcall\/sdk\/internal$/, replacement: here('./packages/sdk/src/internal.ts') },
       { find: /^@wildcall\/sdk\/core$/, replacement: here('./packages/sdk/src/core.ts') },
       { find: /^@wildcall\/sdk\/readers$/, replacement: here('./packages/sdk/src/readers.ts') },
+      { find: /^@wildcall\/sdk\/streaming$/, replacement: here('./packages/sdk/src/streaming.ts') },
+      { find: /^@wildcall\/sdk\/zod3$/, replacement: here('./packages/sdk/src/zod3.ts') },
       { find: /^@wildcall\/sdk$/, replacement: here('./packages/sdk/src/index.ts') },
     ],
   },

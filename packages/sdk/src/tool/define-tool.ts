@@ -5,7 +5,7 @@ import { isStandardSchema, toToolJsonSchema, type InferSchemaOutput, type Standa
 
 /**
  * Declares a tool: a description, an input schema (zod 4, a Standard JSON Schema such as ArkType,
- * `jsonSchema()` or, for zod 3, `zod3Schema()`) and an optional `execute`. Returns the same
+ * `jsonSchema()` or, for zod 3 in `@wildcall/sdk/core`, `zod3Schema()`) and an optional `execute`. Returns the same
  * object, typed, after checking its shape; an input schema that is not an object at the top level
  * (which the OpenAI API refuses) is a `config_error`.
  *

@@ -6,7 +6,6 @@ import { z } from 'zod'
 import { z as z3 } from 'zod3'
 import { createClient, createMacroTool, defineTool, isInvokeError, repairToolCall } from '../index'
 import { jsonSchema } from '../json-schema'
-import { zod3Schema } from '../zod3'
 import { contentResponse, startScriptedServer, toolCallResponse, type ScriptedServer } from '../testing'
 import type { ChatResponseMessage, ToolSet } from '../types'
 import { toToolJsonSchema, type StandardSchemaLike } from './schema'
@@ -33,18 +32,16 @@ function zod4Tools() {
 
 function zod3Tools() {
   return {
-    click_element: zod3Schema(z3.object({ index: z3.number().int().min(0) })),
-    input_text: zod3Schema(z3.object({ index: z3.number().int().min(0), text: z3.string(), clear: z3.boolean().default(false) })),
-    scroll: zod3Schema(z3.object({ direction: z3.enum(['down', 'up']), amount: z3.number().min(1).max(10).optional() })),
-    search: zod3Schema(
-      z3.object({
-        query: z3.string(),
-        filters: z3.object({ site: z3.string().optional(), max_results: z3.number().int().min(1).max(50).optional() }).optional(),
-        tags: z3.array(z3.string()).optional(),
-        note: z3.string().nullable().optional(),
-      }),
-    ),
-    done: zod3Schema(z3.object({ text: z3.string() })),
+    click_element: z3.object({ index: z3.number().int().min(0) }),
+    input_text: z3.object({ index: z3.number().int().min(0), text: z3.string(), clear: z3.boolean().default(false) }),
+    scroll: z3.object({ direction: z3.enum(['down', 'up']), amount: z3.number().min(1).max(10).optional() }),
+    search: z3.object({
+      query: z3.string(),
+      filters: z3.object({ site: z3.string().optional(), max_results: z3.number().int().min(1).max(50).optional() }).optional(),
+      tags: z3.array(z3.string()).optional(),
+      note: z3.string().nullable().optional(),
+    }),
+    done: z3.object({ text: z3.string() }),
   }
 }
 

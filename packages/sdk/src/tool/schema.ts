@@ -69,6 +69,16 @@ export function formatIssuePath(issue: SchemaIssue): string {
 }
 
 const cache = new WeakMap<object, Record<string, unknown>>()
+let zod3Converter: ((schema: unknown) => unknown) | undefined
+
+/**
+ * Lets bare zod 3 schemas through: `@wildcall/sdk` calls it in each of its functions that can meet a
+ * schema (a module-level call could be dropped by a bundler under `sideEffects: false`), while
+ * `@wildcall/sdk/core` leaves the converter out and asks for `zod3Schema()` instead.
+ */
+export function useZod3Converter(convert: (schema: unknown) => unknown): void {
+  zod3Converter = convert
+}
 
 /**
  * Registers a hand-built JSON Schema for a schema object, returned as is by {@link toToolJsonSchema}.
@@ -98,8 +108,11 @@ function convert(schema: StandardSchemaLike): Record<string, unknown> {
   } else if (typeof standard?.jsonSchema?.input === 'function') {
     // Standard JSON Schema (valibot's toStandardJsonSchema, ArkType, `jsonSchema()`, `zod3Schema()`): the input side.
     json = standard.jsonSchema.input({ target: 'draft-2020-12' })
+  } else if ('_def' in schema && zod3Converter) {
+    json = zod3Converter(schema)
   } else if ('_def' in schema) {
-    // zod 3 cannot describe itself: its converter is an opt-in import, so that only its users pay for it.
+    // zod 3 cannot describe itself: in `@wildcall/sdk/core` its converter is an opt-in import, so
+    // that only its users pay for it (`@wildcall/sdk` brings it: see `useZod3Converter`).
     throw new InvokeError(
       'config_error',
       'A tool input schema is a zod 3 schema, which needs its converter: wrap it, inputSchema: zod3Schema(z.object({ … })) with import { zod3Schema } from "@wildcall/sdk/zod3", or upgrade to zod 4.',

@@ -90,31 +90,28 @@ describe('zod3Schema', () => {
   })
 })
 
-describe('a bare zod 3 schema (without zod3Schema)', () => {
+describe('a bare zod 3 schema in @wildcall/sdk (zero configuration)', () => {
   it.each([
     ['zod3', Click],
-    ['zod/v3', zodV3.object({ index: zodV3.number() })],
-  ])('should be a config error in defineTool that shows the fix (%s)', (_label, schema) => {
-    expectZod3Advice(configError(() => defineTool({ inputSchema: schema as never })))
+    ['zod/v3', zodV3.object({ index: zodV3.number().int().min(0).describe('Element index'), clear: zodV3.boolean().default(true) })],
+  ])('should be read as it is by defineTool, with the JSON Schema zod3Schema() gives (%s)', (_label, schema) => {
+    const bare = defineTool({ inputSchema: schema as never })
+    expect(bare.inputSchema).toBe(schema)
+    expect(toToolJsonSchema(bare.inputSchema)).toEqual(toToolJsonSchema(zod3Schema(schema as never)))
   })
 
-  it('should be a config error as a macro action and as the reflection schema', () => {
-    const bare = { inputSchema: Click } as unknown as Tool
-    expectZod3Advice(configError(() => createMacroTool({ click: bare })))
-    const click = defineTool({ inputSchema: zod3Schema(Click) })
-    expectZod3Advice(configError(() => createMacroTool({ click }, { reflection: z3.object({ memory: z3.string() }) as never })))
-  })
-
-  it('should fail invoke and stream before any request is sent', async () => {
-    const customFetch = vi.fn(async () => new Response(JSON.stringify(toolCallResponse('click', { index: 1 }))))
+  it('should work as a macro action, as the reflection schema, in invoke and in stream', async () => {
+    const reflection = z3.object({ memory: z3.string() })
+    const AgentOutput = createMacroTool({ click: defineTool({ inputSchema: Click, execute: async ({ index }) => index }) }, { reflection: reflection as never })
+    const args = { memory: 'm', action: { click: { index: '2' } } }
+    const customFetch = vi.fn(async () => new Response(JSON.stringify(toolCallResponse('AgentOutput', args))))
     const client = createClient({ baseURL: 'http://127.0.0.1:9/v1', model: 'gpt-4.1-mini', customFetch, retry: 0 })
-    const tools = { click: { inputSchema: Click } as unknown as Tool }
-    const invoked = await client.invoke([{ role: 'user', content: 'click' }], tools).catch((error: unknown) => error)
-    expect(isInvokeError(invoked) && invoked.type).toBe('config_error')
-    expectZod3Advice((invoked as Error).message)
-    const streamed = await (async () => client.stream([{ role: 'user', content: 'click' }], tools).result)().catch((error: unknown) => error)
-    expect(isInvokeError(streamed) && streamed.type).toBe('config_error')
-    expectZod3Advice((streamed as Error).message)
-    expect(customFetch).not.toHaveBeenCalled()
+    const invoked = await client.invoke([{ role: 'user', content: 'click' }], { AgentOutput })
+    expect(invoked.toolResult).toMatchObject({ action: { name: 'click', input: { index: 2, clear: true } }, output: 2 })
+    const streamed = await client.stream([{ role: 'user', content: 'click' }], { AgentOutput }).result
+    expect(streamed.toolResult).toMatchObject({ action: { name: 'click', input: { index: 2, clear: true } }, output: 2 })
+    const [, init] = customFetch.mock.calls[0] as unknown as [string, RequestInit]
+    const sent = JSON.parse(String(init.body)) as { tools: Array<{ function: { parameters: unknown } }> }
+    expect(JSON.stringify(sent.tools[0]!.function.parameters)).toContain('"Element index"')
   })
 })

@@ -23,11 +23,12 @@ export interface Zod3Schema<Output = unknown> extends StandardSchemaLike<Output>
 
 /**
  * Wraps a zod 3 schema (zod 3.25+, or `zod/v3` of the zod 4 package) as a tool input schema. zod 4
- * describes itself; zod 3 needs this converter, so it lives in its own entry point and only the apps
- * that use zod 3 download it. The model is sent the schema's input side (a defaulted field is
- * optional; transforms show what they accept), and arguments are validated by the zod 3 schema
- * itself, so `execute` gets its output (defaults applied, transforms run). A bare zod 3 schema given
- * to `defineTool` is a `config_error` that points here.
+ * describes itself; zod 3 needs this converter, so in `@wildcall/sdk/core` it lives in its own entry
+ * point and only the apps that use zod 3 download it (`@wildcall/sdk` carries it and also reads bare
+ * zod 3 schemas). The model is sent the schema's input side (a defaulted field is optional;
+ * transforms show what they accept), and arguments are validated by the zod 3 schema itself, so
+ * `execute` gets its output (defaults applied, transforms run). In core, a bare zod 3 schema given to
+ * `defineTool` is a `config_error` that points here.
  *
  * @example
  * ```ts
