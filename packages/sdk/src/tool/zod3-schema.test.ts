@@ -102,7 +102,7 @@ describe('a bare zod 3 schema in @wildcall/sdk (zero configuration)', () => {
 
   it('should work as a macro action, as the reflection schema, in invoke and in stream', async () => {
     const reflection = z3.object({ memory: z3.string() })
-    const AgentOutput = createMacroTool({ click: defineTool({ inputSchema: Click, execute: async ({ index }) => index }) }, { reflection: reflection as never })
+    const AgentOutput = createMacroTool({ click: defineTool({ inputSchema: Click, execute: async ({ index }) => index }) }, { reflection })
     const args = { memory: 'm', action: { click: { index: '2' } } }
     const customFetch = vi.fn(async () => new Response(JSON.stringify(toolCallResponse('AgentOutput', args))))
     const client = createClient({ baseURL: 'http://127.0.0.1:9/v1', model: 'gpt-4.1-mini', customFetch, retry: 0 })
