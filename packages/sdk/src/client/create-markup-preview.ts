@@ -85,6 +85,14 @@ export function createMarkupPreview(from = 0): MarkupPreview {
     start: -1,
     push(piece) {
       if (done) return
+      if (carry === '' && !piece.includes('<')) {
+        // No tag starts or ends here (most prose): the text only grows the open value or the look-back.
+        if (state === 1 || state === 3) open.append(piece)
+        else addSinceTag(piece)
+        countTicks(piece, 0, piece.length)
+        offset += piece.length
+        return
+      }
       const text = carry + piece
       const base = offset
       // Text since the last state change, not yet added to `open` or `sinceTag`.

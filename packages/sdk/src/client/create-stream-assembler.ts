@@ -63,6 +63,11 @@ const DELTA_FIELDS: ReadonlySet<string> = new Set(['role', 'content', 'reasoning
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value !== ''
+// A call's event names the call once its name is known (set after, not spread in: spreading per delta is slow).
+const named = (event: StreamEvent & { name?: string }, name: string): StreamEvent => {
+  if (name) event.name = name
+  return event
+}
 // `<think>`, `<thinking>`, `<seed:think>` and their closers (at most 21 characters).
 const THINK_TAG = /<(\/?)(?:\w{1,8}:)?think(?:ing)?>/g
 // A marker split across two deltas starts at most this many characters before the new one.
@@ -91,7 +96,7 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
   // Appended to and never searched: every scan below reads only the new delta (a search of a
   // growing string copies it whole on each delta, a quadratic total).
   const content = createTextBuffer()
-  // The last characters of content, where a think marker cut by a delta boundary starts.
+  // The end of content from a `<` that may start a think marker the next delta finishes.
   let contentTail = ''
   // A call written into content (no tool_calls): its JSON from its `{`, outside any <think> block.
   let contentCall: CallState | undefined
@@ -107,6 +112,9 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
   let finishReason: string | null = null
   let usage: ChatUsage | undefined
   const meta: Record<string, unknown> = {}
+  const keepMeta = (key: string, value: unknown) => {
+    if (value !== undefined && meta[key] === undefined) meta[key] = value
+  }
   // Provider lists in deltas (`reasoning_details`), kept whole so a history can echo them.
   const deltaLists = createDeltaLists(DELTA_FIELDS)
 
@@ -146,7 +154,7 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
       if (serialised === call.lastPartial) return
       call.lastPartial = serialised
     }
-    emit({ type: 'partial', args, index: call.position, ...(call.name ? { name: call.name } : {}) })
+    emit(named({ type: 'partial', args, index: call.position }, call.name))
   }
 
   /**
@@ -157,22 +165,26 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
    */
   function pushContent(delta: string) {
     if (calls.length > 0) return
-    const window = contentTail + delta
-    // Where `window` starts in content, and the text after the last think marker in it.
-    const windowAt = content.length - window.length
     let fresh = delta
-    THINK_TAG.lastIndex = 0
-    for (let match = THINK_TAG.exec(window); match; match = THINK_TAG.exec(window)) {
-      const end = match.index + match[0].length
-      // A marker seen whole with an earlier delta was handled then.
-      if (end <= contentTail.length) continue
-      // A call before a closing </think> was a draft inside the reasoning (the template opened it).
-      thinking = !match[1]
-      contentCall = undefined
-      markup = newPreview(windowAt + end)
-      fresh = window.slice(end)
+    // Every think marker starts with `<`: a delta without one, after a tail without an open `<`,
+    // can neither hold a marker nor finish one.
+    if (contentTail !== '' || delta.includes('<')) {
+      const window = contentTail + delta
+      // Where `window` starts in content, and the text after the last think marker in it.
+      const windowAt = content.length - window.length
+      THINK_TAG.lastIndex = 0
+      for (let match = THINK_TAG.exec(window); match; match = THINK_TAG.exec(window)) {
+        const end = match.index + match[0].length
+        // A call before a closing </think> was a draft inside the reasoning (the template opened it).
+        thinking = !match[1]
+        contentCall = undefined
+        markup = newPreview(windowAt + end)
+        fresh = window.slice(end)
+      }
+      // A marker cut by the end of the delta: its `<` with no `>` after it, within a marker's length.
+      const open = window.lastIndexOf('<')
+      contentTail = open >= 0 && window.length - open <= THINK_TAG_CARRY && !window.includes('>', open) ? window.slice(open) : ''
     }
-    contentTail = window.length > THINK_TAG_CARRY ? window.slice(-THINK_TAG_CARRY) : window
     if (thinking) return
     if (contentCall?.markup === false) {
       contentCall.json.push(fresh)
@@ -221,7 +233,7 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
     }
     last = call
     for (const key in fragment) {
-      if (!CALL_FIELDS.has(key) && fragment[key] != null && call.extra?.[key] === undefined) (call.extra ??= Object.create(null) as Record<string, unknown>)[key] = fragment[key]
+      if (fragment[key] != null && !CALL_FIELDS.has(key) && call.extra?.[key] === undefined) (call.extra ??= Object.create(null) as Record<string, unknown>)[key] = fragment[key]
     }
     if (id && !call.id) call.id = id
     if (nonEmpty(fragment.type)) call.type = fragment.type
@@ -235,11 +247,11 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
       // Once a server sent the arguments whole as an object, later string bytes would only repeat them.
       if (call.object) return
       call.json.push(args)
-      emit({ type: 'arguments', delta: args, index: position, ...(call.name ? { name: call.name } : {}) })
+      emit(named({ type: 'arguments', delta: args, index: position }, call.name))
       emitPartial(call, false)
     } else if (isRecord(args)) {
       call.object = args
-      emit({ type: 'arguments', delta: JSON.stringify(args), index: position, ...(call.name ? { name: call.name } : {}) })
+      emit(named({ type: 'arguments', delta: JSON.stringify(args), index: position }, call.name))
       emitPartial(call, true)
     }
   }
@@ -258,9 +270,12 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
     },
     push(chunk) {
       if (!isRecord(chunk)) return
-      for (const key of ['id', 'object', 'created', 'model', 'system_fingerprint'] as const) {
-        if (chunk[key] !== undefined && meta[key] === undefined) meta[key] = chunk[key]
-      }
+      // Named reads, not a loop over the keys: a keyed read per chunk and key is slow.
+      keepMeta('id', chunk.id)
+      keepMeta('object', chunk.object)
+      keepMeta('created', chunk.created)
+      keepMeta('model', chunk.model)
+      keepMeta('system_fingerprint', chunk.system_fingerprint)
       if (isRecord(chunk.usage)) usage = chunk.usage
       if (!Array.isArray(chunk.choices)) return
       for (const choice of chunk.choices) {
@@ -302,7 +317,7 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
           if (nonEmpty(delta.function_call.name) && !functionCall.name) functionCall.name = delta.function_call.name
           if (nonEmpty(delta.function_call.arguments)) {
             functionCall.arguments += delta.function_call.arguments
-            emit({ type: 'arguments', delta: delta.function_call.arguments, index: 0, ...(functionCall.name ? { name: functionCall.name } : {}) })
+            emit(named({ type: 'arguments', delta: delta.function_call.arguments, index: 0 }, functionCall.name))
           }
         }
       }

@@ -23,7 +23,7 @@ export function createDeltaLists(known: ReadonlySet<string>) {
     push(delta: Record<string, unknown>): void {
       for (const key in delta) {
         const value = delta[key]
-        if (known.has(key) || !Array.isArray(value) || key === '__proto__') continue
+        if (!Array.isArray(value) || known.has(key) || key === '__proto__') continue
         let list = lists.get(key)
         if (!list) lists.set(key, (list = []))
         for (const item of value) {
