@@ -73,6 +73,15 @@ export function createMarkupPreview(from = 0): MarkupPreview {
       if (code === 10) lineTicks = 0
     }
   }
+  // The piece being read (with the carry before it), and where its text not yet taken starts.
+  let text = ''
+  let pendingFrom = 0
+  /** Adds the text since the last state change, up to `to`, to `open` or `sinceTag`. */
+  const take = (to: number) => {
+    const taken = text.slice(pendingFrom, to)
+    if (state === 1 || state === 3) open.append(taken)
+    else addSinceTag(taken)
+  }
   const addSinceTag = (text: string) => {
     sinceTag += text
     if (sinceTag.length > 2 * LOOK_BACK) {
@@ -85,22 +94,15 @@ export function createMarkupPreview(from = 0): MarkupPreview {
     start: -1,
     push(piece) {
       if (done) return
-      if (carry === '' && !piece.includes('<')) {
-        // No tag starts or ends here (most prose): the text only grows the open value or the look-back.
-        if (state === 1 || state === 3) open.append(piece)
-        else addSinceTag(piece)
-        countTicks(piece, 0, piece.length)
-        offset += piece.length
-        return
-      }
-      const text = carry + piece
+      text = carry + piece
       const base = offset
-      // Text since the last state change, not yet added to `open` or `sinceTag`.
-      let pendingFrom = 0
-      const take = (to: number) => {
-        const taken = text.slice(pendingFrom, to)
-        if (state === 1 || state === 3) open.append(taken)
-        else addSinceTag(taken)
+      pendingFrom = 0
+      // No tag starts or ends in it (most prose; a carry starts with `<`): it only grows the open text.
+      if (!text.includes('<')) {
+        take(text.length)
+        countTicks(text, 0, text.length)
+        offset += text.length
+        return
       }
       let scanned = 0
       // Where the backticks were counted up to.

@@ -2,7 +2,7 @@ import type { ChatResponse, ChatResponseMessage, ChatStreamChunk, ChatStreamTool
 import { readContentPart } from '../repair/split-reasoning'
 import type { ReaderPreview } from '../repair/reader'
 import { combinePreviews } from './combine-previews'
-import { createDeltaLists } from './merge-delta-lists'
+import { createDeltaLists, isRecord } from './merge-delta-lists'
 import { createPartialJsonReader, type PartialJsonReader } from './parse-partial-json'
 import { createTextBuffer } from './text-buffer'
 
@@ -61,7 +61,6 @@ const CALL_FIELDS = new Set(['index', 'id', 'type', 'function', '__proto__'])
 // Delta fields the assembler reads itself.
 const DELTA_FIELDS: ReadonlySet<string> = new Set(['role', 'content', 'reasoning_content', 'reasoning', 'refusal', 'tool_calls', 'function_call'])
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value !== ''
 // A call's event names the call once its name is known (set after, not spread in: spreading per delta is slow).
 const named = (event: StreamEvent & { name?: string }, name: string): StreamEvent => {
@@ -70,8 +69,8 @@ const named = (event: StreamEvent & { name?: string }, name: string): StreamEven
 }
 // `<think>`, `<thinking>`, `<seed:think>` and their closers (at most 21 characters).
 const THINK_TAG = /<(\/?)(?:\w{1,8}:)?think(?:ing)?>/g
-// A marker split across two deltas starts at most this many characters before the new one.
-const THINK_TAG_CARRY = 20
+// The start of a marker the next delta may finish: a `<` near the end with no `>` after it.
+const THINK_TAG_START = /<[^<>]{0,19}$/
 
 /**
  * Assembles a chat-completions stream the way real servers send it: tool-call fragments with or
@@ -96,7 +95,7 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
   // Appended to and never searched: every scan below reads only the new delta (a search of a
   // growing string copies it whole on each delta, a quadratic total).
   const content = createTextBuffer()
-  // The end of content from a `<` that may start a think marker the next delta finishes.
+  // The end of content where a think marker cut by the delta boundary starts.
   let contentTail = ''
   // A call written into content (no tool_calls): its JSON from its `{`, outside any <think> block.
   let contentCall: CallState | undefined
@@ -166,24 +165,19 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
   function pushContent(delta: string) {
     if (calls.length > 0) return
     let fresh = delta
-    // Every think marker starts with `<`: a delta without one, after a tail without an open `<`,
-    // can neither hold a marker nor finish one.
-    if (contentTail !== '' || delta.includes('<')) {
+    // Every think marker has a `<`: a delta without one, after a tail without one, holds no marker.
+    if (contentTail || delta.includes('<')) {
       const window = contentTail + delta
-      // Where `window` starts in content, and the text after the last think marker in it.
-      const windowAt = content.length - window.length
       THINK_TAG.lastIndex = 0
       for (let match = THINK_TAG.exec(window); match; match = THINK_TAG.exec(window)) {
         const end = match.index + match[0].length
         // A call before a closing </think> was a draft inside the reasoning (the template opened it).
         thinking = !match[1]
         contentCall = undefined
-        markup = newPreview(windowAt + end)
+        markup = newPreview(content.length - window.length + end)
         fresh = window.slice(end)
       }
-      // A marker cut by the end of the delta: its `<` with no `>` after it, within a marker's length.
-      const open = window.lastIndexOf('<')
-      contentTail = open >= 0 && window.length - open <= THINK_TAG_CARRY && !window.includes('>', open) ? window.slice(open) : ''
+      contentTail = THINK_TAG_START.exec(window)?.[0] ?? ''
     }
     if (thinking) return
     if (contentCall?.markup === false) {
@@ -312,12 +306,13 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
         if (Array.isArray(delta.tool_calls)) {
           for (const fragment of delta.tool_calls) if (isRecord(fragment)) pushToolCall(fragment)
         }
-        if (isRecord(delta.function_call)) {
+        const legacy = delta.function_call
+        if (isRecord(legacy)) {
           functionCall ??= { name: '', arguments: '' }
-          if (nonEmpty(delta.function_call.name) && !functionCall.name) functionCall.name = delta.function_call.name
-          if (nonEmpty(delta.function_call.arguments)) {
-            functionCall.arguments += delta.function_call.arguments
-            emit(named({ type: 'arguments', delta: delta.function_call.arguments, index: 0 }, functionCall.name))
+          if (nonEmpty(legacy.name) && !functionCall.name) functionCall.name = legacy.name
+          if (nonEmpty(legacy.arguments)) {
+            functionCall.arguments += legacy.arguments
+            emit(named({ type: 'arguments', delta: legacy.arguments, index: 0 }, functionCall.name))
           }
         }
       }

@@ -1,4 +1,5 @@
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+/** An object that is not an array (what a JSON object parses to). */
+export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /**
  * Accumulates the list fields of stream deltas that the assembler has no own rule for (OpenRouter's

@@ -6,6 +6,7 @@ import type { ChatMessage, ChatResponse, ChatStreamChunk, InvokeResult, StreamEv
 import type { Reader } from '../repair/reader'
 import { previewsOf } from './combine-previews'
 import { createStreamAssembler, type StreamAssembler } from './create-stream-assembler'
+import { isRecord } from './merge-delta-lists'
 import type { RequestLink } from './link-request'
 import {
   classifyError,
@@ -149,7 +150,7 @@ async function readStream(step: StepState, sent: SentRequest, emit: (event: Stre
   const reader = body.getReader()
   const decoder = new TextDecoder()
   let mode: 'sniff' | 'sse' | 'json' = 'sniff'
-  let head = ''
+  // The body while it may be JSON: all of it when it is.
   let jsonText = ''
   let events = 0
   let done = false
@@ -174,18 +175,16 @@ async function readStream(step: StepState, sent: SentRequest, emit: (event: Stre
       }
       if (link.stopped()) throw streamError(step, undefined, link)
       link.touch()
-      const text = chunk.done ? decoder.decode() : decoder.decode(chunk.value, { stream: true })
-      if (mode === 'sniff') {
-        head += text
-        const start = head.trimStart()
-        if (start !== '') {
-          mode = /^[{[<]/.test(start) ? 'json' : 'sse'
-          if (mode === 'json') jsonText = head
-          else parser.feed(head)
-          head = ''
+      const text = decoder.decode(chunk.value, { stream: !chunk.done })
+      if (mode === 'sse') parser.feed(text)
+      else {
+        jsonText += text
+        // The first character that is not blank tells the body apart.
+        if (mode === 'sniff' && jsonText.trimStart()) {
+          mode = /^\s*[{[<]/.test(jsonText) ? 'json' : 'sse'
+          if (mode === 'sse') parser.feed(jsonText)
         }
-      } else if (mode === 'json') jsonText += text
-      else parser.feed(text)
+      }
       // Some servers close without the blank line that ends the last event: end it for them.
       if (chunk.done && mode === 'sse') parser.feed('\n\n')
       for (const message of received) {
@@ -247,13 +246,12 @@ function handleEvent(step: StepState, response: Response, assembler: StreamAssem
     if (message.event === 'error') throw classifyError(step, response.status, response.headers, data, { error: { message: data } })
     throw new InvokeError('invalid_response', `The stream sent an event that is not JSON (${trimmed.slice(0, 120)}…).`, { cause, status: response.status, rawResponse: data })
   }
-  const record = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined
   // OpenRouter reports a failure mid-stream as a chunk with `error` (and finish_reason "error").
-  if (message.event === 'error' || (record && (record.error || record.object === 'error'))) {
+  if (message.event === 'error' || (isRecord(parsed) && (parsed.error || parsed.object === 'error'))) {
     throw classifyError(step, response.status, response.headers, data, parsed)
   }
-  if (!record) return false
-  let chunk = record as ChatStreamChunk
+  if (!isRecord(parsed)) return false
+  let chunk = parsed as ChatStreamChunk
   for (const adapter of fixers) {
     const hook = adapter.fixChunk!
     chunk = runHook(adapter, 'fixChunk', () => hook.call(adapter, chunk, step.context)) ?? chunk

@@ -22,7 +22,6 @@ export function createTextBuffer(): TextBuffer {
   let length = 0
   return {
     append(piece) {
-      if (piece === '') return
       length += piece.length
       pieces.push(piece)
       if (pieces.length === BLOCK_PIECES) {
