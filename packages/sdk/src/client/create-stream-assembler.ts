@@ -62,11 +62,9 @@ const CALL_FIELDS = new Set(['index', 'id', 'type', 'function', '__proto__'])
 const DELTA_FIELDS: ReadonlySet<string> = new Set(['role', 'content', 'reasoning_content', 'reasoning', 'refusal', 'tool_calls', 'function_call'])
 
 const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value !== ''
-// A call's event names the call once its name is known (set after, not spread in: spreading per delta is slow).
-const named = (event: StreamEvent & { name?: string }, name: string): StreamEvent => {
-  if (name) event.name = name
-  return event
-}
+// Names the call once its name is known; written out whole, as a spread or an added key would cost
+// another object per delta.
+const argumentsEvent = (delta: string, index: number, name: string): StreamEvent => (name ? { type: 'arguments', delta, index, name } : { type: 'arguments', delta, index })
 // `<think>`, `<thinking>`, `<seed:think>` and their closers (at most 21 characters).
 const THINK_TAG = /<(\/?)(?:\w{1,8}:)?think(?:ing)?>/g
 // The start of a marker the next delta may finish: a `<` near the end with no `>` after it.
@@ -153,7 +151,7 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
       if (serialised === call.lastPartial) return
       call.lastPartial = serialised
     }
-    emit(named({ type: 'partial', args, index: call.position }, call.name))
+    emit({ type: 'partial', args, index: call.position, ...(call.name ? { name: call.name } : {}) })
   }
 
   /**
@@ -235,17 +233,16 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
       // A server that repeats the growing name replaces it; one that splits it appends the piece.
       call.name = call.name && !name.startsWith(call.name) ? call.name + name : name
     }
-    const position = call.position
     const args = fn.arguments
     if (typeof args === 'string' && args !== '') {
       // Once a server sent the arguments whole as an object, later string bytes would only repeat them.
       if (call.object) return
       call.json.push(args)
-      emit(named({ type: 'arguments', delta: args, index: position }, call.name))
+      emit(argumentsEvent(args, call.position, call.name))
       emitPartial(call, false)
     } else if (isRecord(args)) {
       call.object = args
-      emit(named({ type: 'arguments', delta: JSON.stringify(args), index: position }, call.name))
+      emit(argumentsEvent(JSON.stringify(args), call.position, call.name))
       emitPartial(call, true)
     }
   }
@@ -312,7 +309,7 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
           if (nonEmpty(legacy.name) && !functionCall.name) functionCall.name = legacy.name
           if (nonEmpty(legacy.arguments)) {
             functionCall.arguments += legacy.arguments
-            emit(named({ type: 'arguments', delta: legacy.arguments, index: 0 }, functionCall.name))
+            emit(argumentsEvent(legacy.arguments, 0, functionCall.name))
           }
         }
       }
