@@ -76,10 +76,10 @@ export function createMarkupPreview(from = 0): MarkupPreview {
   // The piece being read (with the carry before it), and where its text not yet taken starts.
   let text = ''
   let pendingFrom = 0
-  /** Adds the text since the last state change, up to `to`, to `open` or `sinceTag`. */
+  /** Adds the text since the last state change, up to `to`, to `open` (in a key or a value: state 1 or 3) or `sinceTag`. */
   const take = (to: number) => {
     const taken = text.slice(pendingFrom, to)
-    if (state === 1 || state === 3) open.append(taken)
+    if (state % 2) open.append(taken)
     else addSinceTag(taken)
   }
   const addSinceTag = (text: string) => {
@@ -97,13 +97,6 @@ export function createMarkupPreview(from = 0): MarkupPreview {
       text = carry + piece
       const base = offset
       pendingFrom = 0
-      // No tag starts or ends in it (most prose; a carry starts with `<`): it only grows the open text.
-      if (!text.includes('<')) {
-        take(text.length)
-        countTicks(text, 0, text.length)
-        offset += text.length
-        return
-      }
       let scanned = 0
       // Where the backticks were counted up to.
       let counted = 0

@@ -243,6 +243,8 @@ export async function sendRequest(step: StepState, attempt: number): Promise<Sen
   try {
     const init: RequestInit = { method: 'POST', headers: step.body.stream ? { ...client.headers, accept: 'text/event-stream' } : client.headers, body: step.payload, signal: link.signal }
     response = await client.fetch(client.url, init)
+    // The headers came: the idle gap starts again for the body.
+    link.touch()
   } catch (cause) {
     link.release()
     throw transportError(step, cause, link)
@@ -289,10 +291,18 @@ export function describeCause(error: Error): string {
   return code ? ` (${code})` : ''
 }
 
-/** Reads a body as redacted text; a failure mid-body is a `network_error` (or timeout/abort). */
+/**
+ * Reads a body as redacted text; a failure mid-body is a `network_error` (or timeout/abort). Each
+ * read re-arms the idle gap, so `timeoutMs` bounds a silence, not a long body that keeps coming.
+ */
 export async function readText(step: StepState, response: Response, link: RequestLink): Promise<string> {
   try {
-    return redact(await response.text(), step.client.secrets)
+    const reader = response.body?.getReader()
+    const decoder = new TextDecoder()
+    // A custom fetch's response without a stream is read whole.
+    let text = reader ? '' : await response.text()
+    for (let read; reader && !(read = await reader.read()).done; link.touch()) text += decoder.decode(read.value, { stream: true })
+    return redact(text + decoder.decode(), step.client.secrets)
   } catch (cause) {
     throw transportError(step, cause, link)
   }

@@ -3,9 +3,8 @@ import type { Adapter } from '../adapters/types'
 import { InvokeError, isAbortError, isInvokeError } from '../errors/invoke-error'
 import { withRetry } from '../retry/with-retry'
 import type { ChatMessage, ChatResponse, ChatStreamChunk, InvokeResult, StreamEvent, ToolSet } from '../types'
-import type { Reader } from '../repair/reader'
 import { previewsOf } from './combine-previews'
-import { createStreamAssembler, type StreamAssembler } from './create-stream-assembler'
+import { createStreamAssembler, type StreamAssembler, type StreamAssemblerOptions } from './create-stream-assembler'
 import { isRecord } from './merge-delta-lists'
 import type { RequestLink } from './link-request'
 import {
@@ -139,8 +138,8 @@ function readEventText(step: StepState, response: Response, text: string): ChatR
 async function readStream(step: StepState, sent: SentRequest, emit: (event: StreamEvent) => void): Promise<ChatResponse> {
   const { client } = step
   const { response, link } = sent
-  const secrets = client.secrets
-  const assembler = createStreamAssembler(emit, { previews: previewsOf(client.readers) })
+  const options = { previews: previewsOf(client.readers) }
+  const assembler = createStreamAssembler(emit, options)
   const fixers = client.responseChain.filter((adapter) => adapter.fixChunk)
   const body = response.body
   if (!body) {
@@ -207,8 +206,8 @@ async function readStream(step: StepState, sent: SentRequest, emit: (event: Stre
   }
   if (mode === 'json') {
     // A server that ignored `stream: true` (or sent its chunks as JSON lines): read as invoke would.
-    const parsed = parseResponseBody(step, response.status, response.headers, redact(jsonText, secrets), (body) => readEventText(step, response, body))
-    emitWhole(parsed, emit, step.client.readers)
+    const parsed = parseResponseBody(step, response.status, response.headers, redact(jsonText, client.secrets), (body) => readEventText(step, response, body))
+    emitWhole(parsed, emit, options)
     return parsed
   }
   if (events === 0) {
@@ -225,9 +224,8 @@ async function readStream(step: StepState, sent: SentRequest, emit: (event: Stre
 /** What a failed read of the stream was: the caller's abort, a timeout, or a connection that broke. */
 function streamError(step: StepState, cause: unknown, link: RequestLink): unknown {
   const { client } = step
-  const stop = link.stopped()
-  if (stop === 'idle') return new InvokeError('timeout', `The stream sent nothing for timeoutMs (${client.config.timeoutMs} ms). Raise timeoutMs or try again.`, cause === undefined ? {} : { cause })
-  if (stop) return transportError(step, cause, link)
+  // The caller's abort, the idle gap or the deadline: worded as for any request.
+  if (link.stopped()) return transportError(step, cause, link)
   if (isAbortError(cause)) return cause
   const detail = redact(cause instanceof Error ? `${cause.message}${describeCause(cause)}` : String(cause), client.secrets)
   return new InvokeError('network_error', `The stream from ${client.url} broke off: ${detail}. Retrying usually helps.`, { cause })
@@ -261,10 +259,10 @@ function handleEvent(step: StepState, response: Response, assembler: StreamAssem
 }
 
 /** A server that ignored `stream: true`: show its whole answer as one burst of events. */
-function emitWhole(response: ChatResponse, emit: (event: StreamEvent) => void, readers: readonly Reader[]) {
+function emitWhole(response: ChatResponse, emit: (event: StreamEvent) => void, options: StreamAssemblerOptions) {
   const message = Array.isArray(response.choices) ? response.choices[0]?.message : undefined
   if (typeof message !== 'object' || message === null) return
-  const assembler = createStreamAssembler(emit, { previews: previewsOf(readers) })
+  const assembler = createStreamAssembler(emit, options)
   const toolCalls = Array.isArray(message.tool_calls) ? message.tool_calls.map((call, index) => ({ ...call, index })) : undefined
   assembler.push({ choices: [{ index: 0, delta: { ...message, tool_calls: toolCalls } }] } as ChatStreamChunk)
   assembler.finish()

@@ -33,10 +33,8 @@ export function createTextBuffer(): TextBuffer {
       return length
     },
     toString() {
-      if (pieces.length > 0) {
-        text += pieces.join('')
-        pieces = []
-      }
+      text += pieces.join('')
+      pieces = []
       return text
     },
   }
