@@ -271,8 +271,11 @@ export async function sendRequest(step: StepState, attempt: number): Promise<Sen
   return { response, link, release: link.release, startedAt }
 }
 
-/** The error of a request that failed or was stopped: the caller's abort, a timeout, or a network failure. */
-export function transportError(step: StepState, cause: unknown, link: RequestLink): unknown {
+/**
+ * The error of a request that failed or was stopped: the caller's abort, a timeout, or a network
+ * failure, worded by `failed` (a stream that broke off says so).
+ */
+export function transportError(step: StepState, cause: unknown, link: RequestLink, failed = (detail: string) => `Could not reach ${step.client.url}: ${detail}. Check the base URL and your connection.`): unknown {
   const { signal, client } = step
   if (signal?.aborted) return abortReason(signal)
   const stop = link.stopped()
@@ -280,7 +283,7 @@ export function transportError(step: StepState, cause: unknown, link: RequestLin
   if (stop === 'idle') return new InvokeError('timeout', `No response within timeoutMs (${client.config.timeoutMs} ms). Raise timeoutMs or try again.`, { cause })
   if (isAbortError(cause)) return cause
   const detail = redact(cause instanceof Error ? `${cause.message}${describeCause(cause)}` : String(cause), client.secrets)
-  return new InvokeError('network_error', `Could not reach ${client.url}: ${detail}. Check the base URL and your connection.`, { cause })
+  return new InvokeError('network_error', failed(detail), { cause })
 }
 
 /** ` (ECONNREFUSED)`: the code or message of an error's cause, as fetch implementations nest it. */

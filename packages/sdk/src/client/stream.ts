@@ -1,6 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser'
 import type { Adapter } from '../adapters/types'
-import { InvokeError, isAbortError, isInvokeError } from '../errors/invoke-error'
+import { InvokeError, isInvokeError } from '../errors/invoke-error'
 import { withRetry } from '../retry/with-retry'
 import type { ChatMessage, ChatResponse, ChatStreamChunk, InvokeResult, StreamEvent, ToolSet } from '../types'
 import { previewsOf } from './combine-previews'
@@ -9,7 +9,6 @@ import { isRecord } from './merge-delta-lists'
 import type { RequestLink } from './link-request'
 import {
   classifyError,
-  describeCause,
   ensureInvokeError,
   parseResponseBody,
   prepareStep,
@@ -223,12 +222,7 @@ async function readStream(step: StepState, sent: SentRequest, emit: (event: Stre
 
 /** What a failed read of the stream was: the caller's abort, a timeout, or a connection that broke. */
 function streamError(step: StepState, cause: unknown, link: RequestLink): unknown {
-  const { client } = step
-  // The caller's abort, the idle gap or the deadline: worded as for any request.
-  if (link.stopped()) return transportError(step, cause, link)
-  if (isAbortError(cause)) return cause
-  const detail = redact(cause instanceof Error ? `${cause.message}${describeCause(cause)}` : String(cause), client.secrets)
-  return new InvokeError('network_error', `The stream from ${client.url} broke off: ${detail}. Retrying usually helps.`, { cause })
+  return transportError(step, cause, link, (detail) => `The stream from ${step.client.url} broke off: ${detail}. Retrying usually helps.`)
 }
 
 /** Handles one SSE event; returns true at `[DONE]`. Throws the classified error of an error event. */
