@@ -60,10 +60,10 @@ export interface ClientConfig {
   /** A retry count, or full backoff options. */
   retry?: number | RetryOptions
   /**
-   * Abort one HTTP attempt after this long (a retryable `timeout`, retried within `maxRetries`). With
-   * `stream()` it bounds the wait for the response headers, then each silence between two chunks (an
-   * idle timeout), so a long answer that keeps coming is never cut. Default: none; `deadlineMs` still
-   * ends the call.
+   * Abort an HTTP attempt that falls silent this long (a retryable `timeout`, retried within
+   * `maxRetries`): it bounds the wait for the response headers, then each silence between two reads
+   * of the body (an idle timeout), for `invoke` and `stream()` alike, so a long answer that keeps
+   * coming is never cut. Default: none; `deadlineMs` still ends the call.
    */
   timeoutMs?: number
   /**

@@ -73,6 +73,15 @@ export function createMarkupPreview(from = 0): MarkupPreview {
       if (code === 10) lineTicks = 0
     }
   }
+  // The piece being read (with the carry before it), and where its text not yet taken starts.
+  let text = ''
+  let pendingFrom = 0
+  /** Adds the text since the last state change, up to `to`, to `open` (in a key or a value: state 1 or 3) or `sinceTag`. */
+  const take = (to: number) => {
+    const taken = text.slice(pendingFrom, to)
+    if (state % 2) open.append(taken)
+    else addSinceTag(taken)
+  }
   const addSinceTag = (text: string) => {
     sinceTag += text
     if (sinceTag.length > 2 * LOOK_BACK) {
@@ -85,97 +94,95 @@ export function createMarkupPreview(from = 0): MarkupPreview {
     start: -1,
     push(piece) {
       if (done) return
-      const text = carry + piece
+      text = carry + piece
       const base = offset
-      // Text since the last state change, not yet added to `open` or `sinceTag`.
-      let pendingFrom = 0
-      const take = (to: number) => {
-        const taken = text.slice(pendingFrom, to)
-        if (state === 1 || state === 3) open.append(taken)
-        else addSinceTag(taken)
-      }
+      pendingFrom = 0
       let scanned = 0
       // Where the backticks were counted up to.
       let counted = 0
-      for (const tag of findTags(text)) {
-        const start = base + tag.start
-        const name = tag.value ?? tag.attributes.name
-        scanned = tag.end
-        if (state === 1) {
-          if (tag.close && tag.local === openLocal) {
+      let end = text.length
+      // No tag starts or ends in text without a `<` (most prose; a carry starts with one).
+      if (text.includes('<')) {
+        for (const tag of findTags(text)) {
+          const start = base + tag.start
+          const name = tag.value ?? tag.attributes.name
+          scanned = tag.end
+          if (state === 1) {
+            if (tag.close && tag.local === openLocal) {
+              take(tag.start)
+              key = open.toString().trim()
+              open = createTextBuffer()
+              state = 2
+              pendingFrom = tag.end
+            }
+            continue
+          }
+          if (state === 2) {
+            if (!tag.close) {
+              state = 3
+              openLocal = tag.local
+              open = createTextBuffer()
+              pendingFrom = tag.end
+            }
+            continue
+          }
+          // An unclosed parameter ends at the next one or at its call's closer, as the repair reads it.
+          const nextParameter = !tag.close && tag.local === openLocal && name !== undefined
+          if (state === 3 && (nextParameter || (tag.close && (tag.local === openLocal || tag.local === callLocal)))) {
             take(tag.start)
-            key = open.toString().trim()
+            setOwn(closed, key, readValue(open.toString(), false))
             open = createTextBuffer()
-            state = 2
+            state = 0
+            sinceTag = ''
+            sinceTagCut = false
             pendingFrom = tag.end
+            if (tag.close) continue
           }
-          continue
-        }
-        if (state === 2) {
-          if (!tag.close) {
-            state = 3
-            openLocal = tag.local
-            open = createTextBuffer()
-            pendingFrom = tag.end
-          }
-          continue
-        }
-        // An unclosed parameter ends at the next one or at its call's closer, as the repair reads it.
-        const nextParameter = !tag.close && tag.local === openLocal && name !== undefined
-        if (state === 3 && (nextParameter || (tag.close && (tag.local === openLocal || tag.local === callLocal)))) {
+          if (state === 3) continue
           take(tag.start)
-          setOwn(closed, key, readValue(open.toString(), false))
-          open = createTextBuffer()
-          state = 0
+          const before = sinceTag
+          const beforeCut = sinceTagCut
           sinceTag = ''
           sinceTagCut = false
           pendingFrom = tag.end
-          if (tag.close) continue
-        }
-        if (state === 3) continue
-        take(tag.start)
-        const before = sinceTag
-        const beforeCut = sinceTagCut
-        sinceTag = ''
-        sinceTagCut = false
-        pendingFrom = tag.end
-        // Prose about markup: a tag in an inline code span of its line is text.
-        countTicks(text, counted, tag.start)
-        counted = tag.start
-        if ((lineTicks + (tickRun < 3 ? tickRun : 0)) % 2 === 1) continue
-        if (tag.close || (name !== undefined && !PARAMETER_TAG.test(tag.local) && preview.start >= 0)) {
-          // A call closes once it has parameters: a second call is not merged into the first one's preview.
-          if (preview.start >= 0) {
-            done = true
-            return
+          // Prose about markup: a tag in an inline code span of its line is text.
+          countTicks(text, counted, tag.start)
+          counted = tag.start
+          if ((lineTicks + (tickRun < 3 ? tickRun : 0)) % 2 === 1) continue
+          if (tag.close || (name !== undefined && !PARAMETER_TAG.test(tag.local) && preview.start >= 0)) {
+            // A call closes once it has parameters: a second call is not merged into the first one's preview.
+            if (preview.start >= 0) {
+              done = true
+              return
+            }
+          } else if (name !== undefined && PARAMETER_TAG.test(tag.local)) {
+            if (preview.start < 0) preview.start = start
+            state = 3
+            key = name
+            openLocal = tag.local
+            open = createTextBuffer()
+          } else if (name !== undefined) {
+            preview.name = cleanToolName(name)
+            callLocal = tag.local
+          } else if (tag.local.endsWith('key')) {
+            if (preview.start < 0) {
+              preview.start = start
+              // GLM writes the call's name as text right before its first key.
+              const trimmed = before.trim()
+              const newline = trimmed.lastIndexOf('\n')
+              const line = trimmed.slice(newline + 1).trim()
+              if (preview.name === undefined && line && (newline >= 0 || !beforeCut) && readName(line, 0) === line.length) preview.name = cleanToolName(line)
+            }
+            state = 1
+            openLocal = tag.local
+            open = createTextBuffer()
           }
-        } else if (name !== undefined && PARAMETER_TAG.test(tag.local)) {
-          if (preview.start < 0) preview.start = start
-          state = 3
-          key = name
-          openLocal = tag.local
-          open = createTextBuffer()
-        } else if (name !== undefined) {
-          preview.name = cleanToolName(name)
-          callLocal = tag.local
-        } else if (tag.local.endsWith('key')) {
-          if (preview.start < 0) {
-            preview.start = start
-            // GLM writes the call's name as text right before its first key.
-            const trimmed = before.trim()
-            const newline = trimmed.lastIndexOf('\n')
-            const line = trimmed.slice(newline + 1).trim()
-            if (preview.name === undefined && line && (newline >= 0 || !beforeCut) && readName(line, 0) === line.length) preview.name = cleanToolName(line)
-          }
-          state = 1
-          openLocal = tag.local
-          open = createTextBuffer()
         }
+        // A tag cut off at the end is read again with the next piece: carry it from its `<`.
+        const lastOpen = text.lastIndexOf('<')
+        const cut = lastOpen >= scanned && text.length - lastOpen < LOOK_BACK && !/>|^<\/?[^\w｜/]/.test(text.slice(lastOpen))
+        if (cut) end = lastOpen
       }
-      // A tag cut off at the end is read again with the next piece: carry it from its `<`.
-      const lastOpen = text.lastIndexOf('<')
-      const cut = lastOpen >= scanned && text.length - lastOpen < LOOK_BACK && !/>|^<\/?[^\w｜/]/.test(text.slice(lastOpen))
-      const end = cut ? lastOpen : text.length
       take(end)
       countTicks(text, counted, end)
       carry = text.slice(end)

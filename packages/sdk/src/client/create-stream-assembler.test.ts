@@ -75,6 +75,18 @@ describe('createStreamAssembler', () => {
     expect(opened.filter((event) => event.type === 'partial')).toEqual([{ type: 'partial', args: { c: 'd' }, index: 0 }])
   })
 
+  it('should find a think marker cut anywhere, after text with other tags and angle brackets', () => {
+    const content = 'x < y, <b>bold</b> and a <<think>Maybe {"memory": "draft"} then</seed:thinking>\nSo: {"memory": "real"}'
+    const previewsOf = (pieces: string[]) =>
+      assemble(pieces.map((piece) => delta({ content: piece }))).events.flatMap((event) => (event.type === 'partial' ? [event.args] : []))
+    const cuts = [[...content], ...Array.from({ length: content.length - 1 }, (_, cut) => [content.slice(0, cut + 1), content.slice(cut + 1)])]
+    for (const pieces of cuts) {
+      const previews = previewsOf(pieces)
+      expect(previews, pieces.join('|')).not.toContainEqual({ memory: 'draft' })
+      expect(previews.at(-1), pieces.join('|')).toEqual({ memory: 'real' })
+    }
+  })
+
   it('should re-parse a long argument string a linear number of times, not once per chunk', () => {
     const text = JSON.stringify({ memory: 'word '.repeat(2_000), action: { done: {} } })
     const chunks = [delta({ tool_calls: [{ index: 0, id: 'c', function: { name: 'AgentOutput', arguments: '' } }] })]

@@ -2,7 +2,7 @@ import type { ChatResponse, ChatResponseMessage, ChatStreamChunk, ChatStreamTool
 import { readContentPart } from '../repair/split-reasoning'
 import type { ReaderPreview } from '../repair/reader'
 import { combinePreviews } from './combine-previews'
-import { createDeltaLists } from './merge-delta-lists'
+import { createDeltaLists, isRecord } from './merge-delta-lists'
 import { createPartialJsonReader, type PartialJsonReader } from './parse-partial-json'
 import { createTextBuffer } from './text-buffer'
 
@@ -61,12 +61,14 @@ const CALL_FIELDS = new Set(['index', 'id', 'type', 'function', '__proto__'])
 // Delta fields the assembler reads itself.
 const DELTA_FIELDS: ReadonlySet<string> = new Set(['role', 'content', 'reasoning_content', 'reasoning', 'refusal', 'tool_calls', 'function_call'])
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value !== ''
+// Names the call once its name is known; written out whole, as a spread or an added key would cost
+// another object per delta.
+const argumentsEvent = (delta: string, index: number, name: string): StreamEvent => (name ? { type: 'arguments', delta, index, name } : { type: 'arguments', delta, index })
 // `<think>`, `<thinking>`, `<seed:think>` and their closers (at most 21 characters).
 const THINK_TAG = /<(\/?)(?:\w{1,8}:)?think(?:ing)?>/g
-// A marker split across two deltas starts at most this many characters before the new one.
-const THINK_TAG_CARRY = 20
+// The start of a marker the next delta may finish: a `<` near the end with no `>` after it.
+const THINK_TAG_START = /<[^<>]{0,19}$/
 
 /**
  * Assembles a chat-completions stream the way real servers send it: tool-call fragments with or
@@ -91,7 +93,7 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
   // Appended to and never searched: every scan below reads only the new delta (a search of a
   // growing string copies it whole on each delta, a quadratic total).
   const content = createTextBuffer()
-  // The last characters of content, where a think marker cut by a delta boundary starts.
+  // The end of content where a think marker cut by the delta boundary starts.
   let contentTail = ''
   // A call written into content (no tool_calls): its JSON from its `{`, outside any <think> block.
   let contentCall: CallState | undefined
@@ -107,6 +109,9 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
   let finishReason: string | null = null
   let usage: ChatUsage | undefined
   const meta: Record<string, unknown> = {}
+  const keepMeta = (key: string, value: unknown) => {
+    if (value !== undefined && meta[key] === undefined) meta[key] = value
+  }
   // Provider lists in deltas (`reasoning_details`), kept whole so a history can echo them.
   const deltaLists = createDeltaLists(DELTA_FIELDS)
 
@@ -157,22 +162,21 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
    */
   function pushContent(delta: string) {
     if (calls.length > 0) return
-    const window = contentTail + delta
-    // Where `window` starts in content, and the text after the last think marker in it.
-    const windowAt = content.length - window.length
     let fresh = delta
-    THINK_TAG.lastIndex = 0
-    for (let match = THINK_TAG.exec(window); match; match = THINK_TAG.exec(window)) {
-      const end = match.index + match[0].length
-      // A marker seen whole with an earlier delta was handled then.
-      if (end <= contentTail.length) continue
-      // A call before a closing </think> was a draft inside the reasoning (the template opened it).
-      thinking = !match[1]
-      contentCall = undefined
-      markup = newPreview(windowAt + end)
-      fresh = window.slice(end)
+    // Every think marker has a `<`: a delta without one, after a tail without one, holds no marker.
+    if (contentTail || delta.includes('<')) {
+      const window = contentTail + delta
+      THINK_TAG.lastIndex = 0
+      for (let match = THINK_TAG.exec(window); match; match = THINK_TAG.exec(window)) {
+        const end = match.index + match[0].length
+        // A call before a closing </think> was a draft inside the reasoning (the template opened it).
+        thinking = !match[1]
+        contentCall = undefined
+        markup = newPreview(content.length - window.length + end)
+        fresh = window.slice(end)
+      }
+      contentTail = THINK_TAG_START.exec(window)?.[0] ?? ''
     }
-    contentTail = window.length > THINK_TAG_CARRY ? window.slice(-THINK_TAG_CARRY) : window
     if (thinking) return
     if (contentCall?.markup === false) {
       contentCall.json.push(fresh)
@@ -221,7 +225,7 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
     }
     last = call
     for (const key in fragment) {
-      if (!CALL_FIELDS.has(key) && fragment[key] != null && call.extra?.[key] === undefined) (call.extra ??= Object.create(null) as Record<string, unknown>)[key] = fragment[key]
+      if (fragment[key] != null && !CALL_FIELDS.has(key) && call.extra?.[key] === undefined) (call.extra ??= Object.create(null) as Record<string, unknown>)[key] = fragment[key]
     }
     if (id && !call.id) call.id = id
     if (nonEmpty(fragment.type)) call.type = fragment.type
@@ -229,17 +233,16 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
       // A server that repeats the growing name replaces it; one that splits it appends the piece.
       call.name = call.name && !name.startsWith(call.name) ? call.name + name : name
     }
-    const position = call.position
     const args = fn.arguments
     if (typeof args === 'string' && args !== '') {
       // Once a server sent the arguments whole as an object, later string bytes would only repeat them.
       if (call.object) return
       call.json.push(args)
-      emit({ type: 'arguments', delta: args, index: position, ...(call.name ? { name: call.name } : {}) })
+      emit(argumentsEvent(args, call.position, call.name))
       emitPartial(call, false)
     } else if (isRecord(args)) {
       call.object = args
-      emit({ type: 'arguments', delta: JSON.stringify(args), index: position, ...(call.name ? { name: call.name } : {}) })
+      emit(argumentsEvent(JSON.stringify(args), call.position, call.name))
       emitPartial(call, true)
     }
   }
@@ -258,9 +261,12 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
     },
     push(chunk) {
       if (!isRecord(chunk)) return
-      for (const key of ['id', 'object', 'created', 'model', 'system_fingerprint'] as const) {
-        if (chunk[key] !== undefined && meta[key] === undefined) meta[key] = chunk[key]
-      }
+      // Named reads, not a loop over the keys: a keyed read per chunk and key is slow.
+      keepMeta('id', chunk.id)
+      keepMeta('object', chunk.object)
+      keepMeta('created', chunk.created)
+      keepMeta('model', chunk.model)
+      keepMeta('system_fingerprint', chunk.system_fingerprint)
       if (isRecord(chunk.usage)) usage = chunk.usage
       if (!Array.isArray(chunk.choices)) return
       for (const choice of chunk.choices) {
@@ -297,12 +303,13 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
         if (Array.isArray(delta.tool_calls)) {
           for (const fragment of delta.tool_calls) if (isRecord(fragment)) pushToolCall(fragment)
         }
-        if (isRecord(delta.function_call)) {
+        const legacy = delta.function_call
+        if (isRecord(legacy)) {
           functionCall ??= { name: '', arguments: '' }
-          if (nonEmpty(delta.function_call.name) && !functionCall.name) functionCall.name = delta.function_call.name
-          if (nonEmpty(delta.function_call.arguments)) {
-            functionCall.arguments += delta.function_call.arguments
-            emit({ type: 'arguments', delta: delta.function_call.arguments, index: 0, ...(functionCall.name ? { name: functionCall.name } : {}) })
+          if (nonEmpty(legacy.name) && !functionCall.name) functionCall.name = legacy.name
+          if (nonEmpty(legacy.arguments)) {
+            functionCall.arguments += legacy.arguments
+            emit(argumentsEvent(legacy.arguments, 0, functionCall.name))
           }
         }
       }

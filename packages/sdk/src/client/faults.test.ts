@@ -261,6 +261,43 @@ describe.each<Mode>(['invoke', 'stream'])('%s under faults', (mode) => {
     expect(outcome.ms).toBeLessThan(5_000)
   })
 
+  it('should let a body take longer than timeoutMs in all while no gap between its bytes does', async () => {
+    const server = await startFaultServer((_request, response, { stream, every }) => {
+      response.writeHead(200, { 'content-type': stream ? 'text/event-stream' : 'application/json' })
+      const text = stream ? streamEvents().join('') : wholeBody()
+      const size = Math.ceil(text.length / 8)
+      let sent = 0
+      response.write(text.slice(0, size))
+      every(50, () => {
+        sent += size
+        if (sent + size >= text.length) response.end(text.slice(sent))
+        else response.write(text.slice(sent, sent + size))
+      })
+    })
+    const outcome = await run(mode, { baseURL: server.url, timeoutMs: 200, retry: 0 })
+    expect(outcome.error).toBeUndefined()
+    expect(outcome.result?.toolResult).toBe('ok')
+    // Eight pieces 50 ms apart: about 350 ms in all, far beyond timeoutMs.
+    expect(outcome.ms).toBeGreaterThan(300)
+    expect(server.hits).toBe(1)
+  })
+
+  it('should time out a body that falls silent for timeoutMs, counted from its last bytes', async () => {
+    const server = await startFaultServer((_request, response, { stream, later }) => {
+      response.writeHead(200, { 'content-type': stream ? 'text/event-stream' : 'application/json' })
+      const text = stream ? streamEvents().join('') : wholeBody()
+      response.write(text.slice(0, 20))
+      later(150, () => response.write(text.slice(20, 40)))
+      later(900, () => response.end(text.slice(40)))
+    })
+    const outcome = await run(mode, { baseURL: server.url, timeoutMs: 300, retry: 0 })
+    expect(expectInvokeError(outcome, 'timeout').message).toMatch(/timeoutMs \(300 ms\)/)
+    // The gap opens after the bytes at 150 ms: it ends near 450 ms, not 300 ms after the request.
+    expect(outcome.ms).toBeGreaterThan(400)
+    expect(outcome.ms).toBeLessThan(5_000)
+    expect(executions).toBe(0)
+  })
+
   it('should end a trickling body at the whole-call deadline, and not retry past it', async () => {
     // One byte every 40 ms: never silent for timeoutMs, so only the deadline can end it.
     const server = await startFaultServer((_request, response, { stream, every }) => {
@@ -272,9 +309,8 @@ describe.each<Mode>(['invoke', 'stream'])('%s under faults', (mode) => {
     const outcome = await run(mode, { baseURL: server.url, timeoutMs: 300, deadlineMs: 700, retry: { limit: 5, baseDelayMs: 5 } })
     const error = expectInvokeError(outcome, 'timeout')
     expect(error.message).toMatch(/deadlineMs \(700 ms, retries included\)/)
-    // A stream's timeoutMs is an idle gap, which a trickle never opens; invoke's bounds each
-    // attempt (at 300 and 605 ms), and the third is cut by the deadline.
-    expect(server.hits).toBe(mode === 'stream' ? 1 : 3)
+    // timeoutMs is an idle gap, which a trickle never opens: the one attempt runs into the deadline.
+    expect(server.hits).toBe(1)
     expect(executions).toBe(0)
     expect(outcome.ms).toBeGreaterThan(650)
     expect(outcome.ms).toBeLessThan(5_000)

@@ -246,6 +246,8 @@ export async function sendRequest(step: StepState, attempt: number): Promise<Sen
   try {
     const init: RequestInit = { method: 'POST', headers: step.body.stream ? { ...client.headers, accept: 'text/event-stream' } : client.headers, body: step.payload, signal: link.signal }
     response = await client.fetch(client.url, init)
+    // The headers came: the idle gap starts again for the body.
+    link.touch()
   } catch (cause) {
     link.release()
     throw transportError(step, cause, link)
@@ -272,8 +274,11 @@ export async function sendRequest(step: StepState, attempt: number): Promise<Sen
   return { response, link, release: link.release, startedAt }
 }
 
-/** The error of a request that failed or was stopped: the caller's abort, a timeout, or a network failure. */
-export function transportError(step: StepState, cause: unknown, link: RequestLink): unknown {
+/**
+ * The error of a request that failed or was stopped: the caller's abort, a timeout, or a network
+ * failure, worded by `failed` (a stream that broke off says so).
+ */
+export function transportError(step: StepState, cause: unknown, link: RequestLink, failed = (detail: string) => `Could not reach ${step.client.url}: ${detail}. Check the base URL and your connection.`): unknown {
   const { signal, client } = step
   if (signal?.aborted) return abortReason(signal)
   const stop = link.stopped()
@@ -281,7 +286,7 @@ export function transportError(step: StepState, cause: unknown, link: RequestLin
   if (stop === 'idle') return new InvokeError('timeout', `No response within timeoutMs (${client.config.timeoutMs} ms). Raise timeoutMs or try again.`, { cause })
   if (isAbortError(cause)) return cause
   const detail = redact(cause instanceof Error ? `${cause.message}${describeCause(cause)}` : String(cause), client.secrets)
-  return new InvokeError('network_error', `Could not reach ${client.url}: ${detail}. Check the base URL and your connection.`, { cause })
+  return new InvokeError('network_error', failed(detail), { cause })
 }
 
 /** ` (ECONNREFUSED)`: the code or message of an error's cause, as fetch implementations nest it. */
@@ -292,10 +297,18 @@ export function describeCause(error: Error): string {
   return code ? ` (${code})` : ''
 }
 
-/** Reads a body as redacted text; a failure mid-body is a `network_error` (or timeout/abort). */
+/**
+ * Reads a body as redacted text; a failure mid-body is a `network_error` (or timeout/abort). Each
+ * read re-arms the idle gap, so `timeoutMs` bounds a silence, not a long body that keeps coming.
+ */
 export async function readText(step: StepState, response: Response, link: RequestLink): Promise<string> {
   try {
-    return redact(await response.text(), step.client.secrets)
+    const reader = response.body?.getReader()
+    const decoder = new TextDecoder()
+    // A custom fetch's response without a stream is read whole.
+    let text = reader ? '' : await response.text()
+    for (let read; reader && !(read = await reader.read()).done; link.touch()) text += decoder.decode(read.value, { stream: true })
+    return redact(text + decoder.decode(), step.client.secrets)
   } catch (cause) {
     throw transportError(step, cause, link)
   }

@@ -1,4 +1,5 @@
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+/** An object that is not an array (what a JSON object parses to). */
+export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /**
  * Accumulates the list fields of stream deltas that the assembler has no own rule for (OpenRouter's
@@ -23,7 +24,7 @@ export function createDeltaLists(known: ReadonlySet<string>) {
     push(delta: Record<string, unknown>): void {
       for (const key in delta) {
         const value = delta[key]
-        if (known.has(key) || !Array.isArray(value) || key === '__proto__') continue
+        if (!Array.isArray(value) || known.has(key) || key === '__proto__') continue
         let list = lists.get(key)
         if (!list) lists.set(key, (list = []))
         for (const item of value) {

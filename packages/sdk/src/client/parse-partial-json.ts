@@ -6,7 +6,6 @@ import { createTextBuffer, type TextBuffer } from './text-buffer'
 type Expect = 'key' | 'colon' | 'value' | 'comma'
 
 interface Frame {
-  kind: 'object' | 'array'
   expect: Expect
   container: Record<string, unknown> | unknown[]
   /** The key whose value comes next (objects). */
@@ -74,10 +73,10 @@ export function createPartialJsonReader(): PartialJsonReader {
   // An open number or literal.
   let token = ''
 
-  const expecting = (): Expect => (stack.length === 0 ? (topDone ? 'comma' : 'value') : stack[stack.length - 1]!.expect)
+  const expecting = (): Expect => (stack.length === 0 ? (topDone ? 'comma' : 'value') : stack.at(-1)!.expect)
   const place = (value: unknown, open: boolean) => {
     version++
-    const top = stack[stack.length - 1]
+    const top = stack.at(-1)
     if (!top) {
       root = { value }
       if (!open) topDone = true
@@ -139,8 +138,8 @@ export function createPartialJsonReader(): PartialJsonReader {
         }
         inString = false
         if (stringIsKey) {
-          stack[stack.length - 1]!.key = string.toString()
-          stack[stack.length - 1]!.expect = 'colon'
+          stack.at(-1)!.key = string.toString()
+          stack.at(-1)!.expect = 'colon'
         } else {
           place(string.toString(), false)
           if (topDone) return false
@@ -167,18 +166,18 @@ export function createPartialJsonReader(): PartialJsonReader {
           if (expect !== 'value' || stack.length >= MAX_JSON_DEPTH) return false
           const container = char === '{' ? {} : []
           place(container, true)
-          stack.push({ kind: char === '{' ? 'object' : 'array', expect: char === '{' ? 'key' : 'value', container })
+          stack.push({ expect: char === '{' ? 'key' : 'value', container })
           continue
         }
         case '}':
         case ']': {
-          const top = stack[stack.length - 1]
-          const kind = char === '}' ? 'object' : 'array'
+          const top = stack.at(-1)
+          const object = char === '}'
           // A trailing comma (`{"a": 1,}`) is tolerated: the value before it is complete.
-          if (!top || top.kind !== kind || !(expect === 'comma' || expect === (kind === 'object' ? 'key' : 'value'))) return false
+          if (!top || Array.isArray(top.container) === object || !(expect === 'comma' || expect === (object ? 'key' : 'value'))) return false
           stack.pop()
           version++
-          const parent = stack[stack.length - 1]
+          const parent = stack.at(-1)
           if (parent) parent.openChild = false
           else {
             topDone = true
@@ -188,11 +187,11 @@ export function createPartialJsonReader(): PartialJsonReader {
         }
         case ':':
           if (expect !== 'colon') return false
-          stack[stack.length - 1]!.expect = 'value'
+          stack.at(-1)!.expect = 'value'
           continue
         case ',':
           if (expect !== 'comma' || stack.length === 0) return false
-          stack[stack.length - 1]!.expect = stack[stack.length - 1]!.kind === 'object' ? 'key' : 'value'
+          stack.at(-1)!.expect = Array.isArray(stack.at(-1)!.container) ? 'value' : 'key'
           continue
         case '"':
           if (expect !== 'key' && expect !== 'value') return false

@@ -1,15 +1,14 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser'
 import type { Adapter } from '../adapters/types'
-import { InvokeError, isAbortError, isInvokeError } from '../errors/invoke-error'
+import { InvokeError, isInvokeError } from '../errors/invoke-error'
 import { withRetry } from '../retry/with-retry'
 import type { ChatMessage, ChatResponse, ChatStreamChunk, InvokeResult, StreamEvent, ToolSet } from '../types'
-import type { Reader } from '../repair/reader'
 import { previewsOf } from './combine-previews'
-import { createStreamAssembler, type StreamAssembler } from './create-stream-assembler'
+import { createStreamAssembler, type StreamAssembler, type StreamAssemblerOptions } from './create-stream-assembler'
+import { isRecord } from './merge-delta-lists'
 import type { RequestLink } from './link-request'
 import {
   classifyError,
-  describeCause,
   ensureInvokeError,
   prepareStep,
   runAttempt,
@@ -117,8 +116,8 @@ export function readEventText(step: StepState, response: Response, text: string)
 async function readStream(step: StepState, sent: SentRequest, emit: (event: StreamEvent) => void): Promise<ChatResponse> {
   const { client } = step
   const { response, link } = sent
-  const secrets = client.secrets
-  const assembler = createStreamAssembler(emit, { previews: previewsOf(client.readers) })
+  const options = { previews: previewsOf(client.readers) }
+  const assembler = createStreamAssembler(emit, options)
   const fixers = client.responseChain.filter((adapter) => adapter.fixChunk)
   const body = response.body
   if (!body) {
@@ -128,7 +127,7 @@ async function readStream(step: StepState, sent: SentRequest, emit: (event: Stre
   const reader = body.getReader()
   const decoder = new TextDecoder()
   let mode: 'sniff' | 'sse' | 'json' = 'sniff'
-  let head = ''
+  // The body while it may be JSON: all of it when it is.
   let jsonText = ''
   let events = 0
   let done = false
@@ -153,18 +152,16 @@ async function readStream(step: StepState, sent: SentRequest, emit: (event: Stre
       }
       if (link.stopped()) throw streamError(step, undefined, link)
       link.touch()
-      const text = chunk.done ? decoder.decode() : decoder.decode(chunk.value, { stream: true })
-      if (mode === 'sniff') {
-        head += text
-        const start = head.trimStart()
-        if (start !== '') {
-          mode = /^[{[<]/.test(start) ? 'json' : 'sse'
-          if (mode === 'json') jsonText = head
-          else parser.feed(head)
-          head = ''
+      const text = decoder.decode(chunk.value, { stream: !chunk.done })
+      if (mode === 'sse') parser.feed(text)
+      else {
+        jsonText += text
+        // The first character that is not blank tells the body apart.
+        if (mode === 'sniff' && jsonText.trimStart()) {
+          mode = /^\s*[{[<]/.test(jsonText) ? 'json' : 'sse'
+          if (mode === 'sse') parser.feed(jsonText)
         }
-      } else if (mode === 'json') jsonText += text
-      else parser.feed(text)
+      }
       // Some servers close without the blank line that ends the last event: end it for them.
       if (chunk.done && mode === 'sse') parser.feed('\n\n')
       for (const message of received) {
@@ -187,8 +184,8 @@ async function readStream(step: StepState, sent: SentRequest, emit: (event: Stre
   }
   if (mode === 'json') {
     // A server that ignored `stream: true` (or sent its chunks as JSON lines): read as invoke would.
-    const parsed = parseResponseBody(step, response.status, response.headers, redact(jsonText, secrets), (body) => readEventText(step, response, body))
-    emitWhole(parsed, emit, step.client.readers)
+    const parsed = parseResponseBody(step, response.status, response.headers, redact(jsonText, client.secrets), (body) => readEventText(step, response, body))
+    emitWhole(parsed, emit, options)
     return parsed
   }
   if (events === 0) {
@@ -204,13 +201,7 @@ async function readStream(step: StepState, sent: SentRequest, emit: (event: Stre
 
 /** What a failed read of the stream was: the caller's abort, a timeout, or a connection that broke. */
 function streamError(step: StepState, cause: unknown, link: RequestLink): unknown {
-  const { client } = step
-  const stop = link.stopped()
-  if (stop === 'idle') return new InvokeError('timeout', `The stream sent nothing for timeoutMs (${client.config.timeoutMs} ms). Raise timeoutMs or try again.`, cause === undefined ? {} : { cause })
-  if (stop) return transportError(step, cause, link)
-  if (isAbortError(cause)) return cause
-  const detail = redact(cause instanceof Error ? `${cause.message}${describeCause(cause)}` : String(cause), client.secrets)
-  return new InvokeError('network_error', `The stream from ${client.url} broke off: ${detail}. Retrying usually helps.`, { cause })
+  return transportError(step, cause, link, (detail) => `The stream from ${step.client.url} broke off: ${detail}. Retrying usually helps.`)
 }
 
 /** Handles one SSE event; returns true at `[DONE]`. Throws the classified error of an error event. */
@@ -226,13 +217,12 @@ function handleEvent(step: StepState, response: Response, assembler: StreamAssem
     if (message.event === 'error') throw classifyError(step, response.status, response.headers, data, { error: { message: data } })
     throw new InvokeError('invalid_response', `The stream sent an event that is not JSON (${trimmed.slice(0, 120)}…).`, { cause, status: response.status, rawResponse: data })
   }
-  const record = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined
   // OpenRouter reports a failure mid-stream as a chunk with `error` (and finish_reason "error").
-  if (message.event === 'error' || (record && (record.error || record.object === 'error'))) {
+  if (message.event === 'error' || (isRecord(parsed) && (parsed.error || parsed.object === 'error'))) {
     throw classifyError(step, response.status, response.headers, data, parsed)
   }
-  if (!record) return false
-  let chunk = record as ChatStreamChunk
+  if (!isRecord(parsed)) return false
+  let chunk = parsed as ChatStreamChunk
   for (const adapter of fixers) {
     const hook = adapter.fixChunk!
     chunk = runHook(adapter, 'fixChunk', () => hook.call(adapter, chunk, step.context)) ?? chunk
@@ -242,10 +232,10 @@ function handleEvent(step: StepState, response: Response, assembler: StreamAssem
 }
 
 /** A server that ignored `stream: true`: show its whole answer as one burst of events. */
-function emitWhole(response: ChatResponse, emit: (event: StreamEvent) => void, readers: readonly Reader[]) {
+function emitWhole(response: ChatResponse, emit: (event: StreamEvent) => void, options: StreamAssemblerOptions) {
   const message = Array.isArray(response.choices) ? response.choices[0]?.message : undefined
   if (typeof message !== 'object' || message === null) return
-  const assembler = createStreamAssembler(emit, { previews: previewsOf(readers) })
+  const assembler = createStreamAssembler(emit, options)
   const toolCalls = Array.isArray(message.tool_calls) ? message.tool_calls.map((call, index) => ({ ...call, index })) : undefined
   assembler.push({ choices: [{ index: 0, delta: { ...message, tool_calls: toolCalls } }] } as ChatStreamChunk)
   assembler.finish()

@@ -1,13 +1,14 @@
 /**
  * A text that grows by small pieces and is read whole now and then (a stream's content, reasoning,
- * a call's arguments). `+=` would keep one rope node per piece alive until the end; here pieces
- * are joined into blocks as they come, so a long stream leaves few objects for the garbage
- * collector to move, and reading is a join.
+ * a call's arguments). `+=` per piece would keep one rope node per piece alive until the end; here
+ * pieces are joined into blocks as they come and the blocks are chained, so a long stream leaves
+ * few objects for the garbage collector to move, and reading copies nothing until the text itself
+ * is read (the engine flattens the chain then, once).
  */
 export interface TextBuffer {
   append(piece: string): void
   readonly length: number
-  /** The whole text (joined once; appending again keeps it as the first block). */
+  /** The whole text. */
   toString(): string
 }
 
@@ -16,16 +17,15 @@ const BLOCK_PIECES = 256
 
 /** Creates an empty {@link TextBuffer}. */
 export function createTextBuffer(): TextBuffer {
-  let blocks: string[] = []
+  let text = ''
   let pieces: string[] = []
   let length = 0
   return {
     append(piece) {
-      if (piece === '') return
       length += piece.length
       pieces.push(piece)
       if (pieces.length === BLOCK_PIECES) {
-        blocks.push(pieces.join(''))
+        text += pieces.join('')
         pieces = []
       }
     },
@@ -33,12 +33,9 @@ export function createTextBuffer(): TextBuffer {
       return length
     },
     toString() {
-      if (pieces.length > 0) {
-        blocks.push(pieces.join(''))
-        pieces = []
-      }
-      if (blocks.length > 1) blocks = [blocks.join('')]
-      return blocks[0] ?? ''
+      text += pieces.join('')
+      pieces = []
+      return text
     },
   }
 }
