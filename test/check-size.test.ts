@@ -45,7 +45,9 @@ describe('scripts/check-size.mjs', () => {
   // up +1.3 kB (55,151 → 56,434) for markup values kept as written: the schema-guided value decoder,
   // XML references, FunctionGemma `<escape>`, per-format layout rules; up +1.0 kB for readers as
   // plugins (the Reader interface, one object per reader, the reader list, composed previews).
-  const SDK_CEILING = 60_100
+  // Down to 59,650 when streaming went out of core and the repair code was shared more (the root
+  // still carries streaming and the zod 3 converter, so that bare zod 3 schemas work there).
+  const SDK_CEILING = 59_900
   it(`should keep @wildcall/sdk under its ratchet ceiling of ${SDK_CEILING} B gzip`, () => {
     const sdk = byName.get('@wildcall/sdk')!
     expect(sdk.gzip).toBeLessThanOrEqual(SDK_CEILING)
@@ -55,7 +57,9 @@ describe('scripts/check-size.mjs', () => {
   // Measured 46,670 B when the entry was made: the budget needs the zod 3 converter, the provider
   // error wordings and streaming out of the core bundle (see the closing notes of issue 14).
   // Set at 46,800 on the readers branch; 49,000 once merged with the agent loop, streaming and fidelity work (measured 48,839).
-  const CORE_CEILING = 49_000
+  // Down to 40,000 once streaming became @wildcall/sdk/streaming and the zod 3 converter
+  // @wildcall/sdk/zod3, both opt-in for core (measured 39,746).
+  const CORE_CEILING = 40_000
   it(`should keep @wildcall/sdk/core under its ratchet ceiling of ${CORE_CEILING} B gzip, without the markup readers`, () => {
     const core = byName.get('@wildcall/sdk/core')!
     const root = byName.get('@wildcall/sdk')!
