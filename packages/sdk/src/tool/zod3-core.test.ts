@@ -6,19 +6,10 @@ import { streaming } from '../streaming'
 import { toolCallResponse } from '../testing'
 import type { Tool } from '../types'
 import { zod3Schema } from '../zod3'
+import { configError } from './__fixtures__/config-error'
 
 // Issue 14: in @wildcall/sdk/core the zod 3 converter is an opt-in import. This file imports nothing
 // from the root entry, which would install the converter for the whole module graph.
-
-function configError(run: () => unknown): string {
-  try {
-    run()
-  } catch (error) {
-    expect(isInvokeError(error) && error.type).toBe('config_error')
-    return (error as Error).message
-  }
-  throw new Error('expected a config_error')
-}
 
 /** What a user must read to fix a bare zod 3 schema: what it is, the import, the alternative. */
 function expectZod3Advice(message: string): void {

@@ -6,26 +6,9 @@ import { createClient, createMacroTool, defineTool, isInvokeError } from '../ind
 import { toolCallResponse } from '../testing'
 import type { Tool } from '../types'
 import { zod3Schema } from '../zod3'
+import { configError } from './__fixtures__/config-error'
 import { compactJsonSchema, toToolJsonSchema, validateSchema, type StandardSchemaLike } from './schema'
 import { zod3ToJsonSchema } from './zod3-to-json-schema'
-
-function configError(run: () => unknown): string {
-  try {
-    run()
-  } catch (error) {
-    expect(isInvokeError(error) && error.type).toBe('config_error')
-    return (error as Error).message
-  }
-  throw new Error('expected a config_error')
-}
-
-/** What a user must read to fix a bare zod 3 schema: what it is, the import, the alternative. */
-function expectZod3Advice(message: string): void {
-  expect(message).toContain('is a zod 3 schema')
-  expect(message).toContain('zod3Schema(z.object({ … }))')
-  expect(message).toContain('import { zod3Schema } from "@wildcall/sdk/zod3"')
-  expect(message).toContain('upgrade to zod 4')
-}
 
 const Click = z3.object({ index: z3.number().int().min(0).describe('Element index'), clear: z3.boolean().default(true) })
 const Search = z3.object({
