@@ -44,6 +44,10 @@ describe('createClient', () => {
       ['retry.jitter', { ...base, retry: { jitter: 'yes' } }],
       ['timeoutMs', { ...base, timeoutMs: 0 }],
       ['timeoutMs', { ...base, timeoutMs: Number.NaN }],
+      ['deadlineMs', { ...base, deadlineMs: 0 }],
+      ['deadlineMs', { ...base, deadlineMs: Number.NaN }],
+      // A numeric string would be concatenated to Date.now(), not added.
+      ['deadlineMs', { ...base, deadlineMs: '600000' }],
       ['maxTokens', { ...base, maxTokens: 0 }],
       ['temperature', { ...base, temperature: 3 }],
       ['temperature', { ...base, temperature: '0.2' }],
@@ -64,6 +68,17 @@ describe('createClient', () => {
       expect(error.message).toMatch(/^\[wildcall\] createClient: /)
     })
 
+    it('should refuse a per-call deadlineMs that is a numeric string, before any request', async () => {
+      const customFetch = vi.fn(async () => new Response('{}'))
+      const tools = { done: defineTool({ inputSchema: z.object({ text: z.string() }) }) }
+      const error = await createClient({ ...base, customFetch })
+        .invoke([{ role: 'user', content: 'hi' }], tools, { deadlineMs: '5000' as unknown as number })
+        .catch((caught: unknown) => caught)
+      expect(isInvokeError(error) && error.type).toBe('config_error')
+      expect((error as Error).message).toContain('"deadlineMs" must be a positive number of milliseconds')
+      expect(customFetch).not.toHaveBeenCalled()
+    })
+
     it('should never echo the API key when rejecting it', () => {
       const error = configError({ ...base, apiKey: 'sk-very-secret-key\nsecond-line' })
       expect(error.message).not.toContain('sk-very-secret-key')
@@ -73,6 +88,7 @@ describe('createClient', () => {
       expect(createClient(base).model).toBe('gpt-4.1-mini')
       expect(() => createClient({ ...base, apiKey: 'sk-abc\n' })).not.toThrow()
       expect(() => createClient({ ...base, retry: { limit: 0, jitter: false }, maxRetries: 0, timeoutMs: 1, headers: { 'X-Org': 'acme' } })).not.toThrow()
+      expect(() => createClient({ ...base, deadlineMs: Number.POSITIVE_INFINITY })).not.toThrow()
     })
   })
 

@@ -2,7 +2,7 @@ import type { Adapter } from '../adapters/types'
 import type { AdapterRegistry } from '../adapters/registry'
 import type { Reader } from '../repair/reader'
 import { InvokeError } from '../errors/invoke-error'
-import { DEADLINE_RULE } from './deadline'
+import { DEADLINE_RULE, isDeadline } from './deadline'
 import type { RetryOptions } from '../retry/with-retry'
 import { trimEndOf } from '../text/trim-end-of'
 import { isReaderList, isRecord, READER_LIST_RULE } from '../util/is-record'
@@ -147,7 +147,7 @@ const BOOLEAN_RULE = 'must be true or false.'
 const RULES: readonly Rule[] = [
   ['maxRetries', isCount, COUNT_RULE, true],
   ['timeoutMs', (value) => typeof value === 'number' && value > 0 && Number.isFinite(value), 'must be a positive number of milliseconds', true],
-  ['deadlineMs', (value) => (value as number) > 0, DEADLINE_RULE, true],
+  ['deadlineMs', isDeadline, DEADLINE_RULE, true],
   ['readers', isReaderList, READER_LIST_RULE],
   ['streaming', (value) => isRecord(value) && isFunction(value.stream) && isFunction(value.readEvents), 'must be the `streaming` export of "@wildcall/sdk/streaming", passed as it is.'],
   ['maxTokens', wholeNumber(1), 'must be a whole number > 0', true],

@@ -10,9 +10,12 @@ export const DEFAULT_DEADLINE_MS = 600_000
 /** What a `deadlineMs` must be, for the client's and a call's alike. */
 export const DEADLINE_RULE = 'must be a positive number of milliseconds, or Infinity for none'
 
+/** A number (not a numeric string, which `Date.now() + …` would concatenate) above 0; Infinity is none. */
+export const isDeadline = (value: unknown): boolean => typeof value === 'number' && value > 0
+
 /** Checks a per-call `deadlineMs` the way `createClient` checks the client's. */
 export function assertDeadline(deadlineMs: unknown, where: string): void {
-  if (deadlineMs !== undefined && !((deadlineMs as number) > 0)) throw new InvokeError('config_error', `${where}: "deadlineMs" ${DEADLINE_RULE} (got ${JSON.stringify(deadlineMs)}).`)
+  if (deadlineMs !== undefined && !isDeadline(deadlineMs)) throw new InvokeError('config_error', `${where}: "deadlineMs" ${DEADLINE_RULE} (got ${JSON.stringify(deadlineMs)}).`)
 }
 
 /**
