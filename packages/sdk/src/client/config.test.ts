@@ -79,6 +79,37 @@ describe('createClient', () => {
       expect(customFetch).not.toHaveBeenCalled()
     })
 
+    it.each([
+      ['"signal"', { signal: {} }],
+      ['"signal"', { signal: 'abort' }],
+      ['"maxTokens"', { maxTokens: '100' }],
+      ['"maxTokens"', { maxTokens: -5 }],
+      ['"reask"', { reask: 'no' }],
+      ['the options must be an object', 'fast'],
+    ])('should refuse a bad call option (%s) with a config_error in invoke and stream, before any request', async (named, options) => {
+      const customFetch = vi.fn(async () => new Response(JSON.stringify(toolCallResponse('done', { text: 'x' }))))
+      const tools = { done: defineTool({ inputSchema: z.object({ text: z.string() }) }) }
+      const client = createClient({ ...base, customFetch })
+      const messages = [{ role: 'user' as const, content: 'hi' }]
+      for (const [where, outcome] of [
+        ['client.invoke', client.invoke(messages, tools, options as never)],
+        ['client.stream', client.stream(messages, tools, options as never).result],
+      ] as const) {
+        const error = await outcome.catch((caught: unknown) => caught)
+        expect(isInvokeError(error) && error.type).toBe('config_error')
+        expect((error as Error).message).toContain(`${where}: ${named}`)
+      }
+      expect(customFetch).not.toHaveBeenCalled()
+    })
+
+    it('should take null call options as none', async () => {
+      const customFetch = vi.fn(async () => new Response(JSON.stringify(toolCallResponse('done', { text: 'x' }))))
+      const tools = { done: defineTool({ inputSchema: z.object({ text: z.string() }) }) }
+      const client = createClient({ ...base, customFetch })
+      expect((await client.invoke([{ role: 'user', content: 'hi' }], tools, null as never)).toolCall.args).toEqual({ text: 'x' })
+      expect((await client.stream([{ role: 'user', content: 'hi' }], tools, null as never).result).toolCall.args).toEqual({ text: 'x' })
+    })
+
     it('should never echo the API key when rejecting it', () => {
       const error = configError({ ...base, apiKey: 'sk-very-secret-key\nsecond-line' })
       expect(error.message).not.toContain('sk-very-secret-key')

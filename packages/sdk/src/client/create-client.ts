@@ -115,13 +115,13 @@ function createClientWith(config: ClientConfig, defaultReaders: readonly Reader[
     model: config.model,
     // The pipeline validates `args` with the tool's own schema and returns what its execute returned,
     // so the typed view of the result is sound; the casts only carry it through the untyped core.
-    stream<Tools extends ToolSet>(messages: ChatMessage[], tools: Tools, options: InvokeOptions = {}) {
+    stream<Tools extends ToolSet>(messages: ChatMessage[], tools: Tools, options?: InvokeOptions) {
       return state.streaming.stream(state, messages, tools, options) as StreamRun<ToolSetInput<Tools>, ToolSetOutput<Tools>, ToolName<Tools>>
     },
-    async invoke<Tools extends ToolSet>(messages: ChatMessage[], tools: Tools, options: InvokeOptions = {}) {
+    async invoke<Tools extends ToolSet>(messages: ChatMessage[], tools: Tools, options?: InvokeOptions) {
       try {
         const step = prepareStep(state, messages, tools, options, false)
-        const result = await withRetry((attempt) => runAttempt(step, attempt, (sent) => readWholeBody(step, sent)), state.retry, { signal: options.signal, onRetry, deadlineAt: step.deadlineAt })
+        const result = await withRetry((attempt) => runAttempt(step, attempt, (sent) => readWholeBody(step, sent)), state.retry, { signal: step.options.signal, onRetry, deadlineAt: step.deadlineAt })
         return result as InvokeResult<ToolSetInput<Tools>, ToolSetOutput<Tools>, ToolName<Tools>>
       } catch (error) {
         if (isInvokeError(error)) events.emit('error', { error })

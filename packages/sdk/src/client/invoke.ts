@@ -76,7 +76,7 @@ export interface ClientState {
 
 /** What `streaming` (of `@wildcall/sdk/streaming`) carries: the streamed step, and the reader of a body of events. */
 export interface StreamingSupport extends Streaming {
-  stream(client: ClientState, messages: ChatMessage[], tools: ToolSet, options: InvokeOptions): StreamRun
+  stream(client: ClientState, messages: ChatMessage[], tools: ToolSet, options?: InvokeOptions): StreamRun
   /** A whole body written as stream events (SSE, or JSON lines of chunks) as one response; undefined for any other body. */
   readEvents(step: StepState, response: Response, text: string): ChatResponse | undefined
 }
@@ -111,10 +111,31 @@ export interface StepState {
   deadlineMs?: number
 }
 
+const isAbortSignal = (value: unknown): boolean =>
+  isRecord(value) && typeof value.aborted === 'boolean' && typeof value.addEventListener === 'function' && typeof value.removeEventListener === 'function'
+
+/**
+ * A call's options, checked before anything is sent: `null` counts as none, and a wrong option is a
+ * `config_error` that names it (a plain object as `signal` would otherwise fail inside fetch).
+ */
+function checkOptions(options: unknown, where: string): InvokeOptions {
+  if (options === undefined || options === null) return {}
+  const fail = (message: string): never => {
+    throw new InvokeError('config_error', `${where}: ${message}`)
+  }
+  if (!isRecord(options)) return fail(`the options must be an object such as { toolChoiceName: "AgentOutput" } (got ${typeof options}).`)
+  const { signal, maxTokens, reask } = options
+  if (signal !== undefined && !isAbortSignal(signal)) fail('"signal" must be an AbortSignal, e.g. controller.signal or AbortSignal.timeout(30_000).')
+  if (maxTokens !== undefined && !(Number.isInteger(maxTokens) && (maxTokens as number) > 0)) fail(`"maxTokens" must be a whole number > 0 (got ${JSON.stringify(maxTokens)}).`)
+  if (reask !== undefined && typeof reask !== 'boolean') fail('"reask" must be true or false.')
+  assertDeadline(options.deadlineMs, where)
+  return options as InvokeOptions
+}
+
 /** Builds and patches the request of one step; throws `config_error` for bad input or a failing hook. */
-export function prepareStep(client: ClientState, messages: ChatMessage[], tools: ToolSet, options: InvokeOptions, stream: boolean): StepState {
+export function prepareStep(client: ClientState, messages: ChatMessage[], tools: ToolSet, given: InvokeOptions | undefined, stream: boolean): StepState {
+  const options = checkOptions(given, stream ? 'client.stream' : 'client.invoke')
   assertInvokeInput(messages, tools, options.toolChoiceName)
-  assertDeadline(options.deadlineMs, stream ? 'client.stream' : 'client.invoke')
   const fixes: string[] = []
   // Plain assignments, not conditional spreads: this runs on every step and spreads are slow in V8.
   const { model, modelId, baseURL, host } = client.match

@@ -62,12 +62,13 @@ const noop = () => {}
  * const { toolCall, toolResult } = await run.result
  * ```
  */
-export function streamStep(client: ClientState, messages: ChatMessage[], tools: ToolSet, options: InvokeOptions = {}): StreamRun {
+export function streamStep(client: ClientState, messages: ChatMessage[], tools: ToolSet, options?: InvokeOptions): StreamRun {
   const channel = createChannel<StreamEvent>()
-  const { signal } = options
+  let signal: AbortSignal | undefined
   const result = (async () => {
     try {
       const step = prepareStep(client, messages, tools, options, true)
+      signal = step.options.signal
       return await withRetry((attempt) => streamAttempt(step, attempt, channel.push), client.retry, {
         ...(signal ? { signal } : {}),
         deadlineAt: step.deadlineAt,
