@@ -2,6 +2,7 @@ import { InvokeError } from '../errors/invoke-error'
 import { assertToolName } from '../tool/check-tool-definition'
 import { assertTool } from '../tool/define-tool'
 import { toToolJsonSchema } from '../tool/schema'
+import { isRecord } from '../util/is-record'
 import type { ChatMessage, ChatRequest, ChatToolDefinition, ToolSet } from '../types'
 
 // Keyed by the Tool object, then by the name it is sent under: converted once, never per call.
@@ -50,6 +51,9 @@ export function assertInvokeInput(messages: unknown, tools: unknown, toolChoiceN
   if (!Array.isArray(messages) || messages.length === 0) {
     throw new InvokeError('config_error', 'invoke: "messages" must be a non-empty array of chat messages, e.g. [{ role: "user", content: "…" }].')
   }
+  // A null or role-less message would only come back as the server's 400, worded its own way.
+  const bad = messages.findIndex((message) => !isRecord(message) || typeof message.role !== 'string')
+  if (bad >= 0) throw new InvokeError('config_error', `invoke: messages[${bad}] must be a chat message with a "role", e.g. { role: "user", content: "…" }.`)
   if (typeof tools !== 'object' || tools === null || Array.isArray(tools) || Object.keys(tools).length === 0) {
     throw new InvokeError('config_error', 'invoke: "tools" must be an object of at least one tool, e.g. { AgentOutput }.')
   }

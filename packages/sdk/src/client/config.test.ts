@@ -102,6 +102,17 @@ describe('createClient', () => {
       expect(customFetch).not.toHaveBeenCalled()
     })
 
+    it.each([[null], [{ content: 'no role' }], ['hello']])('should refuse a message that is not a chat message (%j), before any request', async (message) => {
+      const customFetch = vi.fn(async () => new Response(JSON.stringify(toolCallResponse('done', { text: 'x' }))))
+      const tools = { done: defineTool({ inputSchema: z.object({ text: z.string() }) }) }
+      const error = await createClient({ ...base, customFetch })
+        .invoke([{ role: 'user', content: 'hi' }, message] as never, tools)
+        .catch((caught: unknown) => caught)
+      expect(isInvokeError(error) && error.type).toBe('config_error')
+      expect((error as Error).message).toContain('invoke: messages[1] must be a chat message with a "role"')
+      expect(customFetch).not.toHaveBeenCalled()
+    })
+
     it('should take null call options as none', async () => {
       const customFetch = vi.fn(async () => new Response(JSON.stringify(toolCallResponse('done', { text: 'x' }))))
       const tools = { done: defineTool({ inputSchema: z.object({ text: z.string() }) }) }

@@ -126,8 +126,8 @@ const HEADER_NAME = /^[!#$%&'*+\-.^\w`|~]+$/
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
 const trimHttpWhitespace = (value: string) => trimEndOf(value.replace(/^[\t\n\r ]+/, ''), '\t\n\r ')
 
-function fail(field: string, message: string): never {
-  throw new InvokeError('config_error', `createClient: "${field}" ${message}`)
+function fail(field: string, message: string, where = 'createClient'): never {
+  throw new InvokeError('config_error', `${where}: "${field}" ${message}`)
 }
 
 type Rule = [field: string, valid: (value: unknown) => boolean, rule: string, showValue?: true]
@@ -172,11 +172,24 @@ const RETRY_RULES: readonly Rule[] = [
   ['jitter', isBoolean, BOOLEAN_RULE],
 ]
 
-function check(record: Record<string, unknown>, rules: readonly Rule[], prefix = ''): void {
+function check(record: Record<string, unknown>, rules: readonly Rule[], prefix = '', where?: string): void {
   for (const [field, valid, rule, showValue] of rules) {
     const value = record[field]
-    if (value !== undefined && !valid(value)) fail(prefix + field, showValue ? `${rule} (got ${JSON.stringify(value)}).` : rule)
+    if (value !== undefined && !valid(value)) fail(prefix + field, showValue ? `${rule} (got ${JSON.stringify(value)}).` : rule, where)
   }
+}
+
+const CALL_OPTIONS = new Set(['maxTokens', 'deadlineMs', 'reask'])
+const isAbortSignal = (value: unknown) => isRecord(value) && typeof value.aborted === 'boolean' && isFunction(value.addEventListener) && isFunction(value.removeEventListener)
+// A call's own options, worded as the client's (a plain object as `signal` would fail inside fetch).
+const CALL_RULES: readonly Rule[] = [['signal', isAbortSignal, 'must be an AbortSignal, e.g. controller.signal or AbortSignal.timeout(30_000).'], ...RULES.filter(([field]) => CALL_OPTIONS.has(field))]
+
+/** A call's options, checked before anything is sent: `null` counts as none; a wrong one is a `config_error` naming it. */
+export function checkCallOptions(options: unknown, where: string): Record<string, unknown> {
+  if (options === undefined || options === null) return {}
+  if (!isRecord(options)) throw new InvokeError('config_error', `${where}: the options must be an object such as { toolChoiceName: "AgentOutput" } (got ${typeof options}).`)
+  check(options, CALL_RULES, '', where)
+  return options
 }
 
 /** Validates a client config and throws a `config_error` that names the field and the fix. */

@@ -13,11 +13,6 @@ export const DEADLINE_RULE = 'must be a positive number of milliseconds, or Infi
 /** A number (not a numeric string, which `Date.now() + …` would concatenate) above 0; Infinity is none. */
 export const isDeadline = (value: unknown): boolean => typeof value === 'number' && value > 0
 
-/** Checks a per-call `deadlineMs` the way `createClient` checks the client's. */
-export function assertDeadline(deadlineMs: unknown, where: string): void {
-  if (deadlineMs !== undefined && !isDeadline(deadlineMs)) throw new InvokeError('config_error', `${where}: "deadlineMs" ${DEADLINE_RULE} (got ${JSON.stringify(deadlineMs)}).`)
-}
-
 /**
  * The `timeout` of a call past its deadline. Retryable as every timeout is (calling again may
  * succeed), but the call that raised it is not retried: its time is spent.

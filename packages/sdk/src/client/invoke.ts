@@ -14,9 +14,9 @@ import { applyFieldChange, changedFields, describeFieldChange, findFieldChanges,
 import { assertInvokeInput, buildRequest } from './build-request'
 import { buildAssistantTurn, buildToolMessage, generateCallId, toolOutputContent, type ResolvedEchoFields } from './build-history'
 import { isReaskable, reaskMessages } from './reask'
-import { assertDeadline, deadlineError, DEFAULT_DEADLINE_MS } from './deadline'
+import { deadlineError, DEFAULT_DEADLINE_MS } from './deadline'
 import { linkRequest, type RequestLink } from './link-request'
-import type { ClientConfig, Streaming } from './config'
+import { checkCallOptions, type ClientConfig, type Streaming } from './config'
 import { redact } from './redact'
 import type { StreamRun } from './stream'
 
@@ -111,30 +111,9 @@ export interface StepState {
   deadlineMs?: number
 }
 
-const isAbortSignal = (value: unknown): boolean =>
-  isRecord(value) && typeof value.aborted === 'boolean' && typeof value.addEventListener === 'function' && typeof value.removeEventListener === 'function'
-
-/**
- * A call's options, checked before anything is sent: `null` counts as none, and a wrong option is a
- * `config_error` that names it (a plain object as `signal` would otherwise fail inside fetch).
- */
-function checkOptions(options: unknown, where: string): InvokeOptions {
-  if (options === undefined || options === null) return {}
-  const fail = (message: string): never => {
-    throw new InvokeError('config_error', `${where}: ${message}`)
-  }
-  if (!isRecord(options)) return fail(`the options must be an object such as { toolChoiceName: "AgentOutput" } (got ${typeof options}).`)
-  const { signal, maxTokens, reask } = options
-  if (signal !== undefined && !isAbortSignal(signal)) fail('"signal" must be an AbortSignal, e.g. controller.signal or AbortSignal.timeout(30_000).')
-  if (maxTokens !== undefined && !(Number.isInteger(maxTokens) && (maxTokens as number) > 0)) fail(`"maxTokens" must be a whole number > 0 (got ${JSON.stringify(maxTokens)}).`)
-  if (reask !== undefined && typeof reask !== 'boolean') fail('"reask" must be true or false.')
-  assertDeadline(options.deadlineMs, where)
-  return options as InvokeOptions
-}
-
 /** Builds and patches the request of one step; throws `config_error` for bad input or a failing hook. */
 export function prepareStep(client: ClientState, messages: ChatMessage[], tools: ToolSet, given: InvokeOptions | undefined, stream: boolean): StepState {
-  const options = checkOptions(given, stream ? 'client.stream' : 'client.invoke')
+  const options = checkCallOptions(given, stream ? 'client.stream' : 'client.invoke') as InvokeOptions
   assertInvokeInput(messages, tools, options.toolChoiceName)
   const fixes: string[] = []
   // Plain assignments, not conditional spreads: this runs on every step and spreads are slow in V8.

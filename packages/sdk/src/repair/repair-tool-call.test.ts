@@ -217,3 +217,24 @@ describe('repairToolCall', () => {
     })
   })
 })
+
+describe('repairToolCall on bad input from the caller', () => {
+  const click = defineTool({ inputSchema: z.object({ index: z.number() }) })
+
+  it('should name a tool that is not a tool, rather than fail unexpectedly', () => {
+    const error = failure(() => repairToolCall({ role: 'assistant', content: '{"index": 1}' }, { click, broken: null } as unknown as ToolSet))
+    expect(error.type).toBe('config_error')
+    expect(error.message).toContain('Tool "broken" is not an object')
+  })
+
+  it('should name a readers option that is not a list of readers', () => {
+    const error = failure(() => repairToolCall({ role: 'assistant', content: 'click(index=1)' }, { click }, { readers: 5 as never }))
+    expect(error.type).toBe('config_error')
+    expect(error.message).toContain('repairToolCall: "readers" must be an array of readers')
+  })
+
+  it('should take null options as none', () => {
+    expect(repairToolCall(native('click', { index: 2 }), { click }, null as never).toolCall.args).toEqual({ index: 2 })
+    expect(repairToolCall({ role: 'assistant', content: 'I will click. {"name": "click", "arguments": {"index": 3}}' }, { click }, null as never).toolCall.args).toEqual({ index: 3 })
+  })
+})

@@ -1,5 +1,7 @@
 import { InvokeError, isInvokeError } from '../errors/invoke-error'
+import { assertTool } from '../tool/define-tool'
 import { validateSchema } from '../tool/schema'
+import { isReaderList, READER_LIST_RULE } from '../util/is-record'
 import type { ChatResponseMessage, ChatToolCall, Tool, ToolCall, ToolSet } from '../types'
 import { coerceToSchema, isPlainObject, pushFix, sanitizeValue } from './coerce'
 import { decodeXmlReferences } from './decode-value'
@@ -94,8 +96,19 @@ const mentionsInternals = (text: string) => text.includes('proto') || text.inclu
  * // fixes: ['tool-markup:hermes', 'unwrapped-envelope', 'coerced:integer']
  * ```
  */
-export function repairToolCall(message: ChatResponseMessage, tools: ToolSet, options: RepairOptions = {}): RepairResult {
+export function repairToolCall(message: ChatResponseMessage, tools: ToolSet, options?: RepairOptions): RepairResult {
+  checkRepairInput(tools, options)
   return repairWithReaders(message, tools, options, builtInReaders)
+}
+
+/**
+ * The caller's part of a public repair: the tools (as `invoke` checks them) and the reader list. A
+ * wrong one is a `config_error` that names it, whatever the model answered.
+ */
+function checkRepairInput(tools: unknown, options: RepairOptions | undefined): void {
+  if (typeof tools !== 'object' || tools === null) throw new InvokeError('config_error', 'repairToolCall: "tools" must be an object of tools.')
+  for (const name of Object.keys(tools)) assertTool((tools as ToolSet)[name], name)
+  if (options?.readers !== undefined && !isReaderList(options.readers)) throw new InvokeError('config_error', `repairToolCall: "readers" ${READER_LIST_RULE}`)
 }
 
 /**
@@ -108,12 +121,14 @@ export function repairToolCall(message: ChatResponseMessage, tools: ToolSet, opt
  * const { toolCall } = repairToolCall(message, { click }, { readers: [hermesReader] })
  * ```
  */
-export function repairToolCallCore(message: ChatResponseMessage, tools: ToolSet, options: RepairOptions = {}): RepairResult {
+export function repairToolCallCore(message: ChatResponseMessage, tools: ToolSet, options?: RepairOptions): RepairResult {
+  checkRepairInput(tools, options)
   return repairWithReaders(message, tools, options, jsonReaders)
 }
 
 /** The repair with `defaults` as the readers tried after `options.readers`. */
-export function repairWithReaders(message: ChatResponseMessage, tools: ToolSet, options: RepairOptions, defaults: readonly Reader[]): RepairResult {
+export function repairWithReaders(message: ChatResponseMessage, tools: ToolSet, given: RepairOptions | undefined, defaults: readonly Reader[]): RepairResult {
+  const options = given ?? {}
   try {
     return takeCleanCall(message, tools) ?? repairMessage(message, tools, options, composeReaders(options.readers, defaults))
   } catch (error) {

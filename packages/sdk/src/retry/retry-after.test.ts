@@ -24,6 +24,11 @@ describe('parseDuration', () => {
 })
 
 describe('parseRetryAfter', () => {
+  it('should ignore a message that is not text', () => {
+    expect(parseRetryAfter(undefined, 5 as never, NOW)).toBeUndefined()
+    expect(parseRetryAfter(new Headers({ 'retry-after': '2' }), { text: 'wait' } as never, NOW)).toBe(2000)
+  })
+
   it('should prefer retry-after-ms over every other source', () => {
     const headers = new Headers({ 'retry-after-ms': '30', 'retry-after': '5', 'x-ratelimit-reset-requests': '9s' })
     expect(parseRetryAfter(headers, 'try again in 40s', NOW)).toBe(30)

@@ -128,7 +128,7 @@ export function parseRetryAfter(headers: HeadersLike | undefined, message?: stri
   if (fromRetryAfter !== undefined) return fromRetryAfter
   const fromReset = parseResetHeaders(headers, now)
   if (fromReset !== undefined) return fromReset
-  if (!message) return undefined
+  if (!message || typeof message !== 'string') return undefined
   for (const pattern of MESSAGE_PATTERNS) {
     const found = pattern.exec(message.slice(0, 20_000))
     const delay = found ? toDelay(parseDuration(trimEndOf(found[1]!, /[\s,.]/))) : undefined
