@@ -58,8 +58,9 @@ describe('scripts/check-size.mjs', () => {
   // error wordings and streaming out of the core bundle (see the closing notes of issue 14).
   // Set at 46,800 on the readers branch; 49,000 once merged with the agent loop, streaming and fidelity work (measured 48,839).
   // Down to 40,000 once streaming became @wildcall/sdk/streaming and the zod 3 converter
-  // @wildcall/sdk/zod3, both opt-in for core (measured 39,746).
-  const CORE_CEILING = 40_000
+  // @wildcall/sdk/zod3, both opt-in for core (measured 39,746); 40,100 for the checks of a call's
+  // messages and options and of repairToolCall's tools, which had let raw TypeErrors out (40,048).
+  const CORE_CEILING = 40_100
   it(`should keep @wildcall/sdk/core under its ratchet ceiling of ${CORE_CEILING} B gzip, without the markup readers`, () => {
     const core = byName.get('@wildcall/sdk/core')!
     const root = byName.get('@wildcall/sdk')!
