@@ -14,10 +14,11 @@ export * from './readers'
 // Every function of this entry that can meet a schema installs the zod 3 converter first; the named
 // exports below take precedence over the same names re-exported from core.
 function withZod3<Run extends (...args: never[]) => unknown>(run: Run): Run {
-  return ((...args: Parameters<Run>) => {
+  // `apply(this, arguments)`, not rest and spread: no array per call on the hot path of a step.
+  return function (this: unknown) {
     useZod3Converter(zod3ToJsonSchema)
-    return run(...args)
-  }) as Run
+    return run.apply(this, arguments as unknown as Parameters<Run>)
+  } as Run
 }
 
 /**

@@ -101,13 +101,19 @@ export function repairToolCall(message: ChatResponseMessage, tools: ToolSet, opt
   return repairWithReaders(message, tools, options, builtInReaders)
 }
 
+const checkedToolSets = new WeakSet<object>()
+
 /**
  * The caller's part of a public repair: the tools (as `invoke` checks them) and the reader list. A
  * wrong one is a `config_error` that names it, whatever the model answered.
  */
 function checkRepairInput(tools: unknown, options: RepairOptions | undefined): void {
   if (typeof tools !== 'object' || tools === null) throw new InvokeError('config_error', 'repairToolCall: "tools" must be an object of tools.')
-  for (const name of Object.keys(tools)) assertTool((tools as ToolSet)[name], name)
+  // A tool set passes once: the same one comes back on every step.
+  if (!checkedToolSets.has(tools)) {
+    for (const name of Object.keys(tools)) assertTool((tools as ToolSet)[name], name)
+    checkedToolSets.add(tools)
+  }
   if (options?.readers !== undefined && !isReaderList(options.readers)) throw new InvokeError('config_error', `repairToolCall: "readers" ${READER_LIST_RULE}`)
 }
 
