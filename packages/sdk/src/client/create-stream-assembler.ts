@@ -2,7 +2,8 @@ import type { ChatResponse, ChatResponseMessage, ChatStreamChunk, ChatStreamTool
 import { readContentPart } from '../repair/split-reasoning'
 import type { ReaderPreview } from '../repair/reader'
 import { combinePreviews } from './combine-previews'
-import { createDeltaLists, isRecord } from './merge-delta-lists'
+import { isRecord } from '../util/is-record'
+import { createDeltaLists } from './merge-delta-lists'
 import { createPartialJsonReader, type PartialJsonReader } from './parse-partial-json'
 import { createTextBuffer } from './text-buffer'
 

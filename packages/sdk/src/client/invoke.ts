@@ -216,9 +216,6 @@ function adaptToRejection(step: StepState, error: unknown): boolean {
   return true
 }
 
-// Re-exported for the stream step and the adapters' kit.
-export { runHook }
-
 const noop = () => {}
 
 /** An ok response whose body is still to be read. */

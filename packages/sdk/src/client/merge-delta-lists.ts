@@ -1,5 +1,4 @@
-/** An object that is not an array (what a JSON object parses to). */
-export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+import { isRecord } from '../util/is-record'
 
 /**
  * Accumulates the list fields of stream deltas that the assembler has no own rule for (OpenRouter's

@@ -1,18 +1,18 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser'
 import type { Adapter } from '../adapters/types'
 import { InvokeError, isInvokeError } from '../errors/invoke-error'
+import { runHook } from '../adapters/run-hook'
 import { withRetry } from '../retry/with-retry'
 import type { ChatMessage, ChatResponse, ChatStreamChunk, InvokeResult, StreamEvent, ToolSet } from '../types'
+import { isRecord } from '../util/is-record'
 import { previewsOf } from './combine-previews'
 import { createStreamAssembler, type StreamAssembler, type StreamAssemblerOptions } from './create-stream-assembler'
-import { isRecord } from './merge-delta-lists'
 import type { RequestLink } from './link-request'
 import {
   classifyError,
   ensureInvokeError,
   prepareStep,
   runAttempt,
-  runHook,
   transportError,
   type ClientState,
   type InvokeOptions,

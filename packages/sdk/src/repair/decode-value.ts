@@ -8,6 +8,7 @@ import { parseLenientJson } from './lenient-json'
 import { parsePythonLiteral } from './markup-pythonic'
 import { setOwn, type ExtractionContext } from './markup-shared'
 import type { ReaderContext } from './reader'
+import { isRecord } from '../util/is-record'
 
 /** The value types a schema node admits, through `anyOf`/`oneOf`, `nullable`, `enum` and `const`; empty when it says nothing. */
 export function admittedTypes(schema: JsonSchemaNode, depth = 0): Set<string> {
@@ -78,8 +79,6 @@ export function decodeValue(text: string, schema: JsonSchemaNode | undefined, fi
   }
   return text
 }
-
-const isRecord = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** A JSON object or array (leniently), else a Python literal spanning the whole text; `undefined` otherwise. */
 function parseStructured(trimmed: string): unknown {
