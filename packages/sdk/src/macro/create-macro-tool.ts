@@ -1,5 +1,5 @@
 import { z } from 'zod/v4'
-import { InvokeError, isAbortError, isInvokeError } from '../errors/invoke-error'
+import { errorMessage, InvokeError, isAbortError, isInvokeError } from '../errors/invoke-error'
 import { abortReason } from '../retry/with-retry'
 import { assertToolName } from '../tool/check-tool-definition'
 import { assertTool } from '../tool/define-tool'
@@ -259,7 +259,7 @@ export function createMacroTool<Tools extends ToolSet, Reflection extends Standa
       if (signal?.aborted) throw abortReason(signal)
       context?.emit?.('action', { name, input: actionInput, error: cause, durationMs: Math.round(performance.now() - startedAt) })
       if (isAbortError(cause) || isInvokeError(cause)) throw cause
-      const detail = cause instanceof Error ? cause.message : String(cause)
+      const detail = errorMessage(cause)
       throw new Error(`action "${name}" threw: ${detail}`, { cause })
     }
     // A tool that ignores the signal still cannot complete an aborted step.

@@ -1,4 +1,4 @@
-import { InvokeError, isInvokeError } from '../errors/invoke-error'
+import { errorMessage, InvokeError, isInvokeError } from '../errors/invoke-error'
 import { assertTool } from '../tool/define-tool'
 import { validateSchema } from '../tool/schema'
 import { isReaderList, READER_LIST_RULE } from '../util/is-record'
@@ -139,7 +139,7 @@ export function repairWithReaders(message: ChatResponseMessage, tools: ToolSet, 
     return takeCleanCall(message, tools) ?? repairMessage(message, tools, options, composeReaders(options.readers, defaults))
   } catch (error) {
     if (isInvokeError(error)) throw error
-    const detail = error instanceof Error ? error.message : String(error)
+    const detail = errorMessage(error)
     throw new InvokeError('unknown', `Repairing the model's answer failed unexpectedly (${detail}). Retrying usually helps; please report the raw response.`, { cause: error })
   }
 }

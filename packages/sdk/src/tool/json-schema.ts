@@ -1,5 +1,5 @@
 import { Validator, type OutputUnit, type SchemaDraft } from '@cfworker/json-schema'
-import { InvokeError } from '../errors/invoke-error'
+import { errorMessage, InvokeError } from '../errors/invoke-error'
 import { isPlainObject } from '../repair/coerce'
 import { setOwn } from '../repair/markup-shared'
 import type { SchemaIssue, StandardSchemaLike } from './schema'
@@ -115,7 +115,7 @@ export function jsonSchema<Output = never, const S extends JsonSchemaObject = Js
           errors = result.errors
         } catch (error) {
           // The validator throws on what JSON cannot hold (`undefined`, a function) and on a bad `pattern`.
-          return { issues: [{ message: `The value could not be validated: ${error instanceof Error ? error.message : String(error)}` }] }
+          return { issues: [{ message: `The value could not be validated: ${errorMessage(error)}` }] }
         }
         return { issues: toIssues(errors, value) }
       },

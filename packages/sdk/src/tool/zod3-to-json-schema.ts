@@ -1,4 +1,4 @@
-import { InvokeError } from '../errors/invoke-error'
+import { errorMessage, InvokeError } from '../errors/invoke-error'
 import { setOwn } from '../repair/markup-shared'
 
 // The JSON Schema (draft 7) of a zod 3 schema, input side, as `zod-to-json-schema` wrote it with
@@ -78,7 +78,7 @@ export function zod3ToJsonSchema(schema: unknown): JsonSchema {
     if (error instanceof InvokeError) throw error
     throw new InvokeError(
       'config_error',
-      `A zod 3 tool input schema could not be converted to JSON Schema (${error instanceof Error ? error.message : String(error)}). Build it from zod 3.25+ constructors (z.object, z.string …), or use zod 4.`,
+      `A zod 3 tool input schema could not be converted to JSON Schema (${errorMessage(error)}). Build it from zod 3.25+ constructors (z.object, z.string …), or use zod 4.`,
       { cause: error },
     )
   }
