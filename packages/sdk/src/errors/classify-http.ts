@@ -154,7 +154,6 @@ function stripTags(text: string): string {
   return out + text.slice(from)
 }
 
-
 // The prompt is over the model's window, in every provider's wording: OpenAI/DeepSeek/vLLM/Groq
 // (`context_length_exceeded`, "maximum context length"), Anthropic ("prompt is too long"), Gemini
 // ("input token count (N) exceeds the maximum"), DashScope ("Range of input length should be"),
