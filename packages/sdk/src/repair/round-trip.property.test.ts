@@ -76,9 +76,18 @@ function stringsIn(value: unknown): string[] {
 
 const NULL_WORDS = new Set(['null', 'None', 'nil'])
 
+/** Whether every value nested in `value` is a string in a non-empty container, under keys other than `item` (see `CallRenderer.nestedText`). */
+function nestedAsText(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length > 0 && value.every((item) => typeof item === 'string' || nestedAsText(item))
+  if (typeof value !== 'object' || value === null) return false
+  const entries = Object.entries(value)
+  return entries.length > 0 && entries.every(([key, item]) => key !== 'item' && (typeof item === 'string' || nestedAsText(item)))
+}
+
 /** Whether the format can carry this value in a field of this kind (see `CallRenderer.canWrite`). */
 function writable(renderer: CallRenderer, kind: FieldKind, value: unknown): boolean {
   if (!stringsIn(value).every(renderer.canWrite)) return false
+  if (renderer.nestedText && typeof value === 'object' && value !== null && Object.keys(value).length > 0 && !nestedAsText(value)) return false
   // A text format writes null as `None`/`null`: a nullable string field cannot carry that word as text.
   if (renderer.textValues && kind === 'nullable-string' && typeof value === 'string' && NULL_WORDS.has(value.trim())) return false
   return true
@@ -133,7 +142,7 @@ describe('round trip: render a call as the family template writes it, read it ba
       )
     })
 
-    it(`should take the first of two calls and name the second in dropped with its values, for ${renderer.family}`, () => {
+    it.skipIf(renderer.single)(`should take the first of two calls and name the second in dropped with its values, for ${renderer.family}`, () => {
       fc.assert(
         fc.property(callCase(renderer, identifier), callCase(renderer, identifier), (first, second) => {
           fc.pre(first.name !== second.name)

@@ -25,6 +25,13 @@ export interface CallRenderer {
    * in a field that admits null, so such a field cannot carry the string "None").
    */
   textValues: boolean
+  /**
+   * Whether the format writes values nested in an object or array as untyped text (MiniMax M3's
+   * elements): only nested strings, in non-empty containers, read back as written.
+   */
+  nestedText?: boolean
+  /** Whether the template renders only the first call of a turn (GigaChat 3 / 3.1). */
+  single?: boolean
 }
 
 /** Python's `json.dumps(value, ensure_ascii=False)`, Hugging Face's `tojson`: `", "` and `": "` separators. */
@@ -317,6 +324,163 @@ export const llama4PythonStart: CallRenderer = {
   render: (calls) => `<|python_start|>${llama4Pythonic.render(calls)}<|python_end|>`,
 }
 
+/** §29 Kimi K3: `<|open|>NAME attrs<|sep|>` … `<|close|>NAME<|sep|>` tags; a string argument raw, others tojson, typed by `type`. */
+export const kimiK3: CallRenderer = {
+  family: 'kimi-k3',
+  textValues: false,
+  canWrite: (text) => !text.includes('<|close|>argument<|sep|>'),
+  render: (calls) =>
+    `I think.<|close|>think<|sep|><|open|>response<|sep|><|close|>response<|sep|><|open|>tools<|sep|>${calls
+      .map(({ name, args }, index) => `<|open|>call tool="${name}" index="${index + 1}"<|sep|>${params(args)
+        .map(([key, value]) => `<|open|>argument key="${key}" type="${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value}"<|sep|>${rawOrJson(value)}<|close|>argument<|sep|>`)
+        .join('')}<|close|>call<|sep|>`)
+      .join('')}<|close|>tools<|sep|><|close|>message<|sep|><|end_of_msg|>`,
+}
+
+const M3 = ']<]minimax[>['
+/** MiniMax M3's element text: strings raw, objects as child elements, list items as `<item>`. */
+const toM3 = (value: unknown): string =>
+  Array.isArray(value)
+    ? value.map((item) => `${M3}<item>${toM3(item)}${M3}</item>`).join('')
+    : typeof value === 'object' && value !== null
+      ? params(value as Record<string, unknown>).map(([key, item]) => `${M3}<${key}>${toM3(item)}${M3}</${key}>\n`).join('')
+      : String(value)
+
+/** §30 MiniMax M3: every tag prefixed by `]<]minimax[>[`, parameters as elements named after the argument. */
+export const minimaxM3: CallRenderer = {
+  family: 'minimax-m3',
+  textValues: true,
+  nestedText: true,
+  canWrite: (text) => !text.includes(M3),
+  render: (calls) => `<mm:think>I think.</mm:think>\n${M3}<tool_call>\n${calls.map(({ name, args }) => `${M3}<invoke name="${name}">\n${toM3(args)}${M3}</invoke>\n`).join('')}${M3}</tool_call>`,
+}
+
+/** §31 Apertus: one JSON list of `{"N": arguments}` items between its tokens, after its reasoning. */
+export const apertus: CallRenderer = {
+  family: 'apertus',
+  textValues: false,
+  canWrite: anyText,
+  render: (calls) => `<|inner_prefix|>I think.<|inner_suffix|><|tools_prefix|>[${calls.map(({ name, args }) => toJson({ [name]: args })).join(', ')}]<|tools_suffix|>`,
+}
+
+/** §32 Solar Open: id, name and tojson arguments between its tokens, `<|calls|>` last. */
+export const solarOpen: CallRenderer = {
+  family: 'solar-open',
+  textValues: false,
+  canWrite: anyText,
+  render: (calls) => `<|tool_calls|>${calls.map(({ name, args }, index) => `<|tool_call:begin|>a1b2c3d4e${index}<|tool_call:name|>${name}<|tool_call:args|>${toJson(args)}<|tool_call:end|>`).join('')}<|calls|>`,
+}
+
+/** §33 MiniCPM 5: `<function name="N"><param name="K">V</param>…`; a string holding `<`, `&` or a newline in CDATA, non-strings Python str(). */
+export const miniCpm5: CallRenderer = {
+  family: 'minicpm-5',
+  textValues: true,
+  // A string nested in a non-string value is written raw inside the Python repr, not in CDATA.
+  canWrite: (text) => !text.includes(']]>') && xmlWritable('</param>')(text),
+  render: (calls) =>
+    `<think>\nI think.\n</think>\n\n${calls
+      .map(({ name, args }) => `<function name="${name}">${params(args)
+        .map(([key, value]) => `<param name="${key}">${typeof value === 'string' && /[<&\n]/.test(value) ? `<![CDATA[${value}]]>` : toPythonStr(value)}</param>`)
+        .join('')}</function>`)
+      .join('\n')}`,
+}
+
+/** Gemma 4's value notation: FunctionGemma's with `<|"|>` quotes, `None` for null. */
+function toGemma4(value: unknown): string {
+  if (value === null) return 'None'
+  if (typeof value === 'string') return `<|"|>${value}<|"|>`
+  if (Array.isArray(value)) return `[${value.map(toGemma4).join(',')}]`
+  if (typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${key}:${toGemma4((value as Record<string, unknown>)[key])}`)
+      .join(',')}}`
+  }
+  return String(value)
+}
+
+/** §34 Gemma 4: `<|tool_call>call:N{…}<tool_call|>` per call, after its thought channel. */
+export const gemma4: CallRenderer = {
+  family: 'gemma-4',
+  textValues: false,
+  canWrite: (text) => !text.includes('<|"|>'),
+  render: (calls) => `<|channel>thought\nI think.<channel|>${calls.map(({ name, args }) => `<|tool_call>call:${name}${toGemma4(args)}<tool_call|>`).join('')}`,
+}
+
+/** §35 GigaChat 3: a `function call` role holding the first call only. */
+export const gigaChat3: CallRenderer = {
+  family: 'gigachat-3',
+  textValues: false,
+  single: true,
+  canWrite: anyText,
+  render: ([call]) => `<|message_sep|>\n\nfunction call<|role_sep|>\n${toJson({ name: call!.name, arguments: call!.args })}`,
+}
+
+/** §35 GigaChat 3.1: the first call after `<|function_call|>` in the assistant message. */
+export const gigaChat31: CallRenderer = {
+  family: 'gigachat-3.1',
+  textValues: false,
+  single: true,
+  canWrite: anyText,
+  render: ([call]) => `Let me check.<|function_call|>${toJson({ name: call!.name, arguments: call!.args })}`,
+}
+
+/** §35 GigaChat 3.5: DSML with `｜GCML｜` tags in a `tool_calls` block, invokes joined by `\n`. */
+export const gigaChat35: CallRenderer = {
+  family: 'gigachat-3.5',
+  textValues: true,
+  canWrite: xmlWritable('</｜GCML｜parameter>'),
+  render: (calls) =>
+    `<think>I think.</think>\n\n<｜GCML｜tool_calls>\n${calls
+      .map(
+        ({ name, args }) =>
+          `<｜GCML｜invoke name="${name}">\n${params(args)
+            .map(([key, value]) => `<｜GCML｜parameter name="${key}" string="${typeof value === 'string'}">${rawOrJson(value)}</｜GCML｜parameter>\n`)
+            .join('')}</｜GCML｜invoke>`,
+      )
+      .join('\n')}\n</｜GCML｜tool_calls>`,
+}
+
+/** §36 Nemotron Nano v2: trimmed content, `\n\n`, one JSON list in `<TOOLCALL>`. */
+export const nemotronV2: CallRenderer = {
+  family: 'nemotron-nano-v2',
+  textValues: false,
+  canWrite: anyText,
+  render: (calls) => `Let me check.\n\n<TOOLCALL>[${calls.map(({ name, args }) => toJson({ name, arguments: args })).join(', ')}]</TOOLCALL>`,
+}
+
+/** §36 Nemotron 3 Nano: Qwen3-Coder XML, each block followed by `\n`, after an empty think block. */
+export const nemotron3: CallRenderer = {
+  ...qwen3Coder,
+  family: 'nemotron-3-nano',
+  render: (calls) => `<think></think>${calls.map((call) => `${qwen3Coder.render([call])}\n`).join('')}`,
+}
+
+/** §37 Muse Glimmer: one harmony-like message per call, `atem:` invoke body with exact values. */
+export const glimmer: CallRenderer = {
+  family: 'muse-glimmer',
+  textValues: true,
+  canWrite: xmlWritable('</atem:parameter>'),
+  render: (calls) =>
+    ` to=self<|message|>I think.<|eom|>${calls
+      .map(({ name, args }) => `<|start|>assistant to=${name}<|message|><atem:function_calls>\n<atem:invoke name="${name}">\n${params(args)
+        .map(([key, value]) => `<atem:parameter name="${key}">${rawOrJson(value)}</atem:parameter>\n`)
+        .join('')}</atem:invoke>\n</atem:function_calls>`)
+      .join('<|eom|>')}<|eot|>`,
+}
+
+/** LFM2.5's value text: strings single-quoted and raw, dicts tojson, everything else Python str(). */
+const lfmValue = (value: unknown) => (typeof value === 'string' ? `'${value}'` : typeof value === 'object' && value !== null && !Array.isArray(value) ? toJson(value) : toPythonRepr(value))
+
+/** §42 LFM2.5: a pythonic list between `<|tool_call_start|>` and `<|tool_call_end|>`, calls joined by `", "`. */
+export const lfm25: CallRenderer = {
+  family: 'lfm-2.5',
+  textValues: false,
+  // Strings go in unescaped: a quote or a backslash in one cannot be written.
+  canWrite: (text) => !text.includes("'") && !text.includes('\\'),
+  render: (calls) => `<think>I think.</think><|tool_call_start|>[${calls.map((call) => pythonicCall(call, lfmValue)).join(', ')}]<|tool_call_end|>`,
+}
+
 /** Every renderer, for the round-trip property. */
 export const renderers: readonly CallRenderer[] = [
   qwen3Coder,
@@ -339,4 +503,17 @@ export const renderers: readonly CallRenderer[] = [
   harmony,
   harmonyRoleRecipient,
   llama4PythonStart,
+  kimiK3,
+  minimaxM3,
+  apertus,
+  solarOpen,
+  miniCpm5,
+  gemma4,
+  gigaChat3,
+  gigaChat31,
+  gigaChat35,
+  nemotronV2,
+  nemotron3,
+  glimmer,
+  lfm25,
 ]
