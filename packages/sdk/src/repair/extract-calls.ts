@@ -6,7 +6,7 @@ import { MAX_CALLS, addFound, cleanToolName, fenceAround, isNameCode, overlapsAn
 import type { ExtractedCall, ExtractionContext } from './markup-shared'
 import type { Reader } from './reader'
 import { createReadingContext, readAlone, type BuiltInReader, type ReadingContext } from './reading-context'
-import { gemmaReader, glmReader, hermesReader, keyValueReader, namedElementReader, pythonicReader, specialTokenReader, xmlCallReader, xmlTreeReader, yamlReader } from './readers'
+import { gemmaReader, glmReader, hermesReader, keyValueReader, kimiK3Reader, minimaxM3Reader, namedElementReader, pythonicReader, specialTokenReader, xmlCallReader, xmlTreeReader, yamlReader } from './readers'
 import type { JsonSpan, TextRange } from './scan-json'
 
 export type { ExtractedCall } from './markup-shared'
@@ -307,6 +307,8 @@ export const bareNameReader: BuiltInReader = {
  * ```
  */
 export const builtInReaders: readonly Reader[] = [
+  kimiK3Reader,
+  minimaxM3Reader,
   xmlCallReader,
   namedElementReader,
   glmReader,

@@ -8,7 +8,9 @@
  *   the delimiters never reach the tool, and nothing inside is escaped;
  * - any other value is a bare literal (`5`, `true`, `null`, `None`) or a `{…}` / `[…]` of values; a bare
  *   literal where the field's schema wants a string and not that literal's type (`zip:02139`) is the
- *   text as written.
+ *   text as written;
+ * - items are joined by `,`; a model that leaves the comma out (`{a:<escape>x<escape>b:<escape>y<escape>}`)
+ *   is read the same, since a delimited string or a `{…}` / `[…]` ends where it closes.
  */
 import { admittedTypes } from './decode-value'
 import { schemaAtPath, type JsonSchemaNode } from './coerce'
@@ -101,7 +103,7 @@ function parseGemmaValue(text: string, index: number, depth: number, schema: Jso
       if (value === undefined || value === 'truncated') return value
       setOwn(result, key, value.value)
       return value.end
-    })
+    }, true)
     return typeof end === 'number' ? { value: result, end } : end
   }
   if (code === 91) {
@@ -111,7 +113,7 @@ function parseGemmaValue(text: string, index: number, depth: number, schema: Jso
       if (value === undefined || value === 'truncated') return value
       items.push(value.value)
       return value.end
-    })
+    }, true)
     return typeof end === 'number' ? { value: items, end } : end
   }
   if (code === 34) {

@@ -127,8 +127,9 @@ export function matchName(name: string, known: ReadonlySet<string> | Readonly<Re
  * markup value parsers (Python dicts, lists, tuples and call arguments; Gemma objects and arrays).
  * `readItem` reads the item at a position and returns its end. The result is the offset after the
  * closer, `'truncated'` when the text ends first, or `undefined` when an item or separator is malformed.
+ * With `commaOptional`, an item may follow the previous one directly (comma-less FunctionGemma).
  */
-export function readItems(text: string, openAt: number, closeCode: number, readItem: (at: number) => number | 'truncated' | undefined): number | 'truncated' | undefined {
+export function readItems(text: string, openAt: number, closeCode: number, readItem: (at: number) => number | 'truncated' | undefined, commaOptional = false): number | 'truncated' | undefined {
   let cursor = openAt + 1
   for (;;) {
     cursor = skipSpaces(text, cursor)
@@ -140,7 +141,7 @@ export function readItems(text: string, openAt: number, closeCode: number, readI
     if (cursor >= text.length) return 'truncated'
     const separator = text.charCodeAt(cursor)
     if (separator === 44) cursor++
-    else if (separator !== closeCode) return undefined
+    else if (separator !== closeCode && !commaOptional) return undefined
   }
 }
 

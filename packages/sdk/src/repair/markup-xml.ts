@@ -10,14 +10,19 @@
  * Namespaced tags (`<minimax:tool_call>`) are read by their local name.
  *
  * Text rules of a parameter value (what is layout, what is the value), as the chat templates write them:
- * - Qwen3-Coder / Qwen3 XML `<parameter=K>\nV\n</parameter>`: exactly one `\n` after the opening tag and
- *   one before the closing tag are layout; any other whitespace or newline is part of the value.
- * - Seed-OSS (`<parameter=K>` inside `<seed:tool_call>`), MiniMax-M2 and Step-3 `<invoke>` parameters,
- *   DeepSeek DSML parameters and GLM `<arg_value>`: the value is exactly the text between the tags.
- * - Other XML-ish calls and elements (no template to follow): one line break on each side is layout.
+ * - Qwen3-Coder / Qwen3 XML / Nemotron 3 `<parameter=K>\nV\n</parameter>`: the `\n` after the opening tag
+ *   and the `\n` before the closing tag are layout; in a pretty-printed call (the closing tag indented),
+ *   that indentation after the last `\n` is layout too, and a value on one line loses the same
+ *   indentation at its start. Every other newline, space or indentation is part of the value: a code
+ *   block keeps its trailing newline and its inner indentation.
+ * - Seed-OSS (`<parameter=K>` inside `<seed:tool_call>`; its template and its system prompt write
+ *   `<parameter=K>V</parameter>`), MiniMax-M2, Step-3 and Glimmer `<invoke>` parameters, DeepSeek DSML
+ *   and GigaChat 3.5 GCML parameters and GLM `<arg_value>`: the value is exactly the text between the tags.
+ * - Other XML-ish calls and elements (no template to follow; MiniCPM 5's `<function name=…><param …>`
+ *   puts every value holding a newline in CDATA, so the rule cannot touch it): the Qwen3 rule.
  * - In every one of them XML character references (`&lt; &gt; &amp; &quot; &apos; &#39; &#x3C;`) are
- *   decoded, a `&` or `<` that starts no reference or tag is kept, and a whole-value `<![CDATA[…]]>`
- *   is its content as written.
+ *   decoded, a `&` or `<` that starts no reference or tag is kept, and a `<![CDATA[…]]>` section is its
+ *   content as written — references and what would close a tag (`</param>`) included.
  * - The text is then typed by the field's schema ({@link decodeArgument}): a string field gets the text
  *   as is. DSML's `string="true"` marks the text as the string itself; `string="false"` as JSON.
  */
@@ -75,25 +80,38 @@ const WRAPPER_TAGS = new Set([
 
 const NO_ATTRIBUTES: Record<string, string> = Object.freeze(Object.create(null) as Record<string, string>)
 
+/** The `key="value"` attributes of a tag's text, keys in lower case, values as written. */
+export function readAttributes(text: string): Record<string, string> {
+  const attributes = Object.create(null) as Record<string, string>
+  for (const attribute of text.matchAll(ATTRIBUTE)) attributes[attribute[1]!.toLowerCase()] = attribute[2] ?? attribute[3] ?? attribute[4] ?? ''
+  return attributes
+}
+
+const CDATA = '<![CDATA['
+
 export function findTags(text: string): Tag[] {
   const tags: Tag[] = []
   if (!text.includes('<')) return tags
+  // A CDATA section is text: no tag starts inside it (`<![CDATA[</param>]]>`). One pass over the sections, in step with the tags.
+  let cdataStart = text.indexOf(CDATA)
+  let cdataEnd = cdataStart < 0 ? -1 : text.indexOf(']]>', cdataStart)
   for (const match of text.matchAll(TAG)) {
+    while (cdataStart >= 0 && cdataEnd >= 0 && cdataEnd + 3 <= match.index) {
+      cdataStart = text.indexOf(CDATA, cdataEnd + 3)
+      cdataEnd = cdataStart < 0 ? -1 : text.indexOf(']]>', cdataStart)
+    }
+    if (cdataStart >= 0 && cdataStart < match.index && cdataEnd >= 0) continue
     const rest = match[4]?.trim() ?? ''
     const local = match[3]!.toLowerCase()
     // Only tags some reader looks at are kept: a flood of `<think>` or `<b>` costs no objects.
     if (!rest && !PARAMETER_TAGS.has(local) && !WRAPPER_TAGS.has(local) && local !== 'arg_key' && local !== 'arg_value' && !CALL_TAG_HINT.test(local)) continue
-    const attributes: Record<string, string> = rest && !rest.startsWith('=') ? (Object.create(null) as Record<string, string>) : NO_ATTRIBUTES
+    const attributes = rest && !rest.startsWith('=') ? readAttributes(rest) : NO_ATTRIBUTES
     let value: string | undefined
     if (rest.startsWith('=')) {
       value = rest
         .slice(1)
         .trim()
         .replace(/^["']|["']$/g, '')
-    } else if (rest) {
-      for (const attribute of rest.matchAll(ATTRIBUTE)) {
-        attributes[attribute[1]!.toLowerCase()] = attribute[2] ?? attribute[3] ?? attribute[4] ?? ''
-      }
     }
     tags.push({
       start: match.index,
@@ -140,17 +158,34 @@ interface ValueLayout {
 const EXACT: ValueLayout = { newlines: false }
 const ON_OWN_LINE: ValueLayout = { newlines: true }
 
-/** The text of a value: layout newlines dropped, a whole-value CDATA section unwrapped, references decoded. */
+/**
+ * The text of a value: layout dropped, CDATA sections kept as written, references decoded outside them.
+ * With `newlines`, one `\n` after the opening tag is layout, and so is the last line break when only the
+ * closing tag's indentation follows it; a value on one line then loses that same indentation too (a
+ * pretty-printed call indents it to the tag's depth). What else the value holds is its own.
+ */
 function valueText(raw: string, layout: ValueLayout): string {
   let text = raw
   if (layout.newlines) {
     if (text.charCodeAt(0) === 10) text = text.slice(1)
-    if (text.charCodeAt(text.length - 1) === 10) text = text.slice(0, -1)
+    const lineBreak = text.lastIndexOf('\n')
+    const indent = text.slice(lineBreak + 1)
+    if (lineBreak >= 0 && !indent.trim()) {
+      text = text.slice(0, lineBreak)
+      if (!text.includes('\n') && text.startsWith(indent)) text = text.slice(indent.length)
+    }
   }
   // A CDATA section protects markup inside a value; its content is the value, as written.
   const trimmed = text.trim()
-  if (trimmed.startsWith('<![CDATA[') && trimmed.endsWith(']]>') && trimmed.indexOf(']]>') === trimmed.length - 3) return trimmed.slice(9, -3)
-  return decodeXmlReferences(text)
+  if (trimmed.startsWith(CDATA) && trimmed.indexOf(']]>') === trimmed.length - 3) return trimmed.slice(9, -3)
+  let value = ''
+  for (let at = 0; ; ) {
+    const open = text.indexOf(CDATA, at)
+    const close = open < 0 ? -1 : text.indexOf(']]>', open)
+    if (close < 0) return value + decodeXmlReferences(text.slice(at))
+    value += decodeXmlReferences(text.slice(at, open)) + text.slice(open + 9, close)
+    at = close + 3
+  }
 }
 
 /** `<function=NAME>`, `<invoke name="NAME">`, `<｜DSML｜invoke name="NAME">` … with parameters or a JSON body. */
@@ -159,7 +194,8 @@ export function recognizeXmlCalls(context: ExtractionContext): void {
   const tags = tagsOf(context)
   for (let index = 0; index < tags.length && context.found.length < MAX_CALLS; index++) {
     const tag = tags[index]!
-    if (tag.close || PARAMETER_TAGS.has(tag.local)) continue
+    // A tag MiniMax M3's marker opens is its reader's, whole or cut off.
+    if (tag.close || PARAMETER_TAGS.has(tag.local) || text.endsWith('[>[', tag.start)) continue
     const rawName = tag.value ?? tag.attributes.name
     if (!rawName) continue
     const name = cleanToolName(rawName)
@@ -645,7 +681,7 @@ function readElementTree(text: string, from: number, to: number, fixes: string[]
 const isPlainTree = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** Children as an object; a repeated element becomes an array. Keys are set as own data properties. */
-function toObject(children: ReadonlyArray<[string, unknown]>): Record<string, unknown> {
+export function toObject(children: ReadonlyArray<[string, unknown]>): Record<string, unknown> {
   const object: Record<string, unknown> = {}
   for (const [key, value] of children) {
     if (Object.hasOwn(object, key)) {

@@ -11,11 +11,14 @@ export interface SplitReasoningResult {
   fixes: string[]
 }
 
-// Any tag whose name mentions thinking or reasoning: <think>, <thinking>, <seed:think>,
-// <reasoning>, <thought>, <antThinking> …; Mistral's [THINK]; <|begin_of_thought|> pairs. The spaces
+// Any tag whose name mentions thinking or reasoning: <think>, <thinking>, <seed:think>, <mm:think>,
+// <reasoning>, <thought>, <antThinking> …; Mistral's [THINK]; <|begin_of_thought|> pairs; Kimi K3's
+// <|open|>think<|sep|>; Apertus' <|inner_prefix|>; Gemma 4's <|channel>thought … <channel|>. The spaces
 // after the `/` sit in its group: two adjacent `[ \t]*` made `<` before a long run of spaces quadratic.
 const REASONING_TAG =
-  /<[ \t]*(?:(\/)[ \t]*)?([\w:.-]{0,24}(?:think|thought|reason)[\w:.-]{0,24})[ \t]*>|\[(\/?)THINK\]|<\|(begin|end)_of_(?:thought|reasoning)\|>/gi
+  /<[ \t]*(?:(\/)[ \t]*)?([\w:.-]{0,24}(?:think|thought|reason)[\w:.-]{0,24})[ \t]*>|\[\/?THINK\]|<\|(?:begin|end)_of_(?:thought|reasoning)\|>|<\|(?:open|close)\|>think<\|sep\|>|<\|inner_(?:prefix|suffix)\|>|<\|channel>thought|<channel\|>/gi
+// What makes one of the other markers a closer.
+const CLOSER = /\/|end|close|suffix|l\|/i
 // Harmony's analysis channel is reasoning; it ends where the next message or channel starts.
 const HARMONY_ANALYSIS = /<\|channel\|>[ \t]*analysis[ \t]*<\|message\|>/g
 const HARMONY_END = /<\|(?:end|start|channel|return|call)\|>/g
@@ -23,8 +26,9 @@ const HARMONY_END = /<\|(?:end|start|channel|return|call)\|>/g
 /**
  * Separates reasoning from the answer in `message.content`: `<think>…</think>`, a bare leading
  * `…</think>` (the chat template opened the block), an empty `<think>\n\n</think>`,
- * `[THINK]…[/THINK]`, `<seed:think>…</seed:think>`, `<reasoning>…`, other `<*think*>` variants and
- * Harmony's `analysis` channel. A block opened and never closed runs to the end of the text.
+ * `[THINK]…[/THINK]`, `<seed:think>…</seed:think>`, `<reasoning>…`, other `<*think*>` variants (MiniMax
+ * M3's `<mm:think>`), Kimi K3's `<|open|>think<|sep|>…<|close|>think<|sep|>`, Apertus'
+ * `<|inner_prefix|>…<|inner_suffix|>`, Gemma 4's `<|channel>thought…<channel|>` and Harmony's `analysis` channel. A block opened and never closed runs to the end of the text.
  *
  * @example
  * ```ts
@@ -110,7 +114,7 @@ function collectMarkers(content: string): Marker[] {
   const markers: Marker[] = []
   for (const match of content.matchAll(REASONING_TAG)) {
     const start = match.index
-    const open = match[2] !== undefined ? match[1] === undefined : match[3] !== undefined ? match[3] === '' : match[4]!.toLowerCase() === 'begin'
+    const open = match[2] !== undefined ? match[1] === undefined : !CLOSER.test(match[0])
     markers.push({ start, end: start + match[0].length, open })
   }
   if (content.includes('analysis')) {
