@@ -111,6 +111,19 @@ describe('repairToolCall on crafted worst cases', () => {
       ],
     ],
     [
+      'the Kimi K3 and MiniMax M3 readers',
+      [
+        ['a flood of K3 call openers', text((size) => fill(size, '<|open|>call tool="click" index="1"<|sep|>'))],
+        ['a K3 call of many arguments never closed', text((size) => fill(size, '<|open|>argument key="index" type="number"<|sep|>1', '<|open|>call tool="click" index="1"<|sep|>'))],
+        ['K3 openers without their <|sep|>', text((size) => fill(size, '<|open|>call tool="click" '))],
+        ['a flood of M3 invokes', text((size) => fill(size, ']<]minimax[>[<invoke name="click">'))],
+        ['M3 elements nested ever deeper', text((size) => fill(size, ']<]minimax[>[<a>', ']<]minimax[>[<invoke name="click">'))],
+        ['M3 markers with no tag', text((size) => fill(size, ']<]minimax[>[', ']<]minimax[>[<invoke name="click">'))],
+        ['CDATA openers that never close', text((size) => fill(size, '<![CDATA[<parameter=a>', '<function=click>'))],
+        ['comma-less Gemma strings', text((size) => fill(size, 'a:<escape>x<escape>', 'call:click{'))],
+      ],
+    ],
+    [
       'the JSON scan',
       [
         ['a flood of {', text((size) => fill(size, '{'))],

@@ -175,9 +175,7 @@ function valueText(raw: string, layout: ValueLayout): string {
       if (!text.includes('\n') && text.startsWith(indent)) text = text.slice(indent.length)
     }
   }
-  // A CDATA section protects markup inside a value; its content is the value, as written.
-  const trimmed = text.trim()
-  if (trimmed.startsWith(CDATA) && trimmed.indexOf(']]>') === trimmed.length - 3) return trimmed.slice(9, -3)
+  // A CDATA section protects markup inside a value; its content is part of the value, as written.
   let value = ''
   for (let at = 0; ; ) {
     const open = text.indexOf(CDATA, at)

@@ -53,6 +53,8 @@ const DEFAULT_CALLS: ReaderTestCall[] = [
   { name: 'search', args: { query: 'weather', filter: { tags: ['a', 'b c'], nested: { ratio: 1.5, ok: false } } } },
   { name: 'input_text', args: { text: 'ünïcödé 漢字 🙂 — “quotes”' } },
   { name: 'input_text', args: { text: 'line one\n\nline three\n  indented' } },
+  // Newlines and spaces at the ends are the value's own, never the format's layout.
+  { name: 'input_text', args: { text: '\n  def f():\n    return 1\n\n' } },
   { name: 'done', args: {} },
 ]
 

@@ -42,6 +42,15 @@ function gemmaValue(value: unknown): string {
 
 const rawOrJson = (value: unknown) => (typeof value === 'string' ? value : toJson(value))
 
+const M3 = ']<]minimax[>['
+/** MiniMax M3's element text: strings raw, objects as child elements, list items as `<item>`. */
+const m3Value = (value: unknown): string =>
+  Array.isArray(value)
+    ? value.map((item) => `${M3}<item>${m3Value(item)}${M3}</item>`).join('')
+    : typeof value === 'object' && value !== null
+      ? Object.entries(value).map(([key, item]) => `${M3}<${key}>${m3Value(item)}${M3}</${key}>\n`).join('')
+      : String(value)
+
 export const templateRenderers = {
   hermes: ({ name, args }: ReaderTestCall) => `<tool_call>\n{"name": ${JSON.stringify(name)}, "arguments": ${toJson(args)}}\n</tool_call>`,
   qwen3Coder: ({ name, args }: ReaderTestCall) =>
@@ -58,6 +67,11 @@ export const templateRenderers = {
   kimi: ({ name, args }: ReaderTestCall) =>
     `<|tool_calls_section_begin|><|tool_call_begin|>functions.${name}:0<|tool_call_argument_begin|>${JSON.stringify(args)}<|tool_call_end|><|tool_calls_section_end|>`,
   deepseekV31: ({ name, args }: ReaderTestCall) => `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>${name}<｜tool▁sep｜>${JSON.stringify(args)}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`,
+  kimiK3: ({ name, args }: ReaderTestCall) =>
+    `<|open|>tools<|sep|><|open|>call tool="${name}" index="1"<|sep|>${Object.entries(args)
+      .map(([key, value]) => `<|open|>argument key="${key}" type="${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value}"<|sep|>${rawOrJson(value)}<|close|>argument<|sep|>`)
+      .join('')}<|close|>call<|sep|><|close|>tools<|sep|>`,
+  minimaxM3: ({ name, args }: ReaderTestCall) => `${M3}<tool_call>\n${M3}<invoke name="${name}">\n${m3Value(args)}${M3}</invoke>\n${M3}</tool_call>`,
   gemma4: ({ name, args }: ReaderTestCall) => `<|tool_call>call:${name}${gemmaValue(args)}<tool_call|>`,
   llama4: ({ name, args }: ReaderTestCall) => `[${name}(${Object.entries(args).map(([key, value]) => `${key}=${pythonLiteral(value)}`).join(', ')})]`,
   json: ({ name, args }: ReaderTestCall) => toJson({ name, arguments: args }),

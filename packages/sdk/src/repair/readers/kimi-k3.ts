@@ -1,4 +1,4 @@
-import { recognizeKimiK3Calls } from '../markup-kimi-k3'
+import { recognizeKimiK3Calls } from '../markup-marked-elements'
 import type { Reader } from '../reader'
 import { readAlone, type BuiltInReader } from '../reading-context'
 

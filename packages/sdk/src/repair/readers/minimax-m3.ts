@@ -1,4 +1,4 @@
-import { recognizeMinimaxM3Calls } from '../markup-minimax-m3'
+import { recognizeMinimaxM3Calls } from '../markup-marked-elements'
 import type { Reader } from '../reader'
 import { readAlone, type BuiltInReader } from '../reading-context'
 

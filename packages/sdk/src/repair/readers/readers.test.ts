@@ -1,7 +1,7 @@
 import { testReader } from '../../testing/test-reader'
 import { bareNameReader, jsonReader } from '../extract-calls'
 import { templateRenderers as render } from '../__fixtures__/template-renderers'
-import { gemmaReader, glmReader, hermesReader, keyValueReader, namedElementReader, pythonicReader, specialTokenReader, xmlCallReader, xmlTreeReader, yamlReader } from '.'
+import { gemmaReader, glmReader, hermesReader, keyValueReader, kimiK3Reader, minimaxM3Reader, namedElementReader, pythonicReader, specialTokenReader, xmlCallReader, xmlTreeReader, yamlReader } from '.'
 
 // Every built-in reader passes the conformance kit, once per family template it reads.
 const flat = [
@@ -26,6 +26,9 @@ testReader(specialTokenReader, { render: render.mistral })
 testReader({ ...specialTokenReader, name: 'special-tokens-kimi' }, { render: render.kimi })
 testReader({ ...specialTokenReader, name: 'special-tokens-deepseek' }, { render: render.deepseekV31 })
 testReader(gemmaReader, { render: render.gemma4 })
+testReader(kimiK3Reader, { render: render.kimiK3 })
+// M3 writes every value as element text, typed only by the schema (which the kit does not pass): leaves come back as text.
+testReader(minimaxM3Reader, { render: render.minimaxM3, scalars: 'text', calls: [...plainText, { name: 'search', args: { query: 'a\nb<c & "d"', filter: { tags: ['a', 'b c'] } } }] })
 testReader(pythonicReader, { render: render.llama4 })
 testReader(jsonReader, { render: render.json })
 // YAML scalars stay text for the schema-guided decoder; a YAML answer is one document.
