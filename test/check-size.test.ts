@@ -47,7 +47,9 @@ describe('scripts/check-size.mjs', () => {
   // plugins (the Reader interface, one object per reader, the reader list, composed previews).
   // Down to 59,650 when streaming went out of core and the repair code was shared more (the root
   // still carries streaming and the zod 3 converter, so that bare zod 3 schemas work there).
-  const SDK_CEILING = 59_900
+  // Up +1,025 B (59,869 → 60,894) for issue 22's 2026 formats: Kimi K3 and MiniMax M3 readers (one
+  // marked-element parser, ~800 B), Apertus call lists, CDATA anywhere in a value, layout, reasoning markers.
+  const SDK_CEILING = 60_900
   it(`should keep @wildcall/sdk under its ratchet ceiling of ${SDK_CEILING} B gzip`, () => {
     const sdk = byName.get('@wildcall/sdk')!
     expect(sdk.gzip).toBeLessThanOrEqual(SDK_CEILING)
@@ -60,7 +62,8 @@ describe('scripts/check-size.mjs', () => {
   // Down to 40,000 once streaming became @wildcall/sdk/streaming and the zod 3 converter
   // @wildcall/sdk/zod3, both opt-in for core (measured 39,746); 40,100 for the checks of a call's
   // messages and options and of repairToolCall's tools, which had let raw TypeErrors out (40,048).
-  const CORE_CEILING = 40_100
+  // 40,115 for the reasoning markers of Kimi K3, Apertus and Gemma 4 (measured 40,111).
+  const CORE_CEILING = 40_115
   it(`should keep @wildcall/sdk/core under its ratchet ceiling of ${CORE_CEILING} B gzip, without the markup readers`, () => {
     const core = byName.get('@wildcall/sdk/core')!
     const root = byName.get('@wildcall/sdk')!

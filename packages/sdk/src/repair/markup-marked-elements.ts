@@ -43,7 +43,8 @@ interface Node {
 type Read = { node: Node; end: number } | 'truncated' | undefined
 
 /** The element whose opening tag starts at `at`; a marker inside a value that opens no element is text. */
-function readNode(text: string, at: number, [open, end, close]: Markers, depth: number): Read {
+function readNode(text: string, at: number, markers: Markers, depth: number): Read {
+  const [open, end, close] = markers
   const headEnd = text.slice(at, at + 600).indexOf(end, open.length)
   if (headEnd < 0) return at + 600 > text.length ? 'truncated' : undefined
   const head = text.slice(at + open.length, at + headEnd)
@@ -61,7 +62,7 @@ function readNode(text: string, at: number, [open, end, close]: Markers, depth: 
       node.raw = text.slice(bodyStart, closeAt)
       return { node, end: closeAt + closer.length }
     }
-    const read = readNode(text, child, [open, end, close], depth + 1)
+    const read = readNode(text, child, markers, depth + 1)
     if (read === 'truncated') return read
     // A marker that opens no element is text of the value.
     if (read) node.children.push(read.node)
@@ -102,8 +103,8 @@ function m3Value({ raw, children }: Node, schema: JsonSchemaNode | undefined, fi
   return toObject(children.map((child) => [child.name, m3Value(child, schema && schemaAtPath(schema, [child.name]), fixes)]))
 }
 
-/** Finds the calls of one marked format: `opener` starts a call element, `nameOf` names it, `argumentsOf` reads it. */
-function recognize(context: ExtractionContext, markers: Markers, opener: string, nameOf: (call: Node) => string | undefined, argumentsOf: (name: string, call: Node, fixes: string[]) => unknown, format: string): void {
+/** Finds the calls of one marked format: `opener` starts a call element, its attribute `nameKey` names it, `argumentsOf` reads it. */
+function recognize(context: ExtractionContext, markers: Markers, opener: string, nameKey: string, argumentsOf: (name: string, call: Node, fixes: string[]) => unknown, format: string): void {
   const { text } = context
   for (let at = text.indexOf(opener); at >= 0 && context.found.length < MAX_CALLS; at = text.indexOf(opener, at + 1)) {
     const read = readNode(text, at, markers, 0)
@@ -111,7 +112,7 @@ function recognize(context: ExtractionContext, markers: Markers, opener: string,
       context.truncated = true
       return
     }
-    const name = read && cleanToolName(decodeXmlReferences(nameOf(read.node) ?? ''))
+    const name = read && cleanToolName(decodeXmlReferences(read.node.attributes[nameKey] ?? ''))
     if (!read || !name) continue
     const fixes: string[] = []
     addFound(context, { name, args: argumentsOf(name, read.node, fixes), format: `tool-markup:${format}`, fixes, start: at }, read.end)
@@ -120,9 +121,8 @@ function recognize(context: ExtractionContext, markers: Markers, opener: string,
 }
 
 /** Kimi K3's `<|open|>call tool="N" …<|sep|>…<|close|>call<|sep|>` calls. */
-export const recognizeKimiK3Calls = (context: ExtractionContext) =>
-  recognize(context, K3, `${K3[0]}call `, (call) => call.attributes.tool, (name, call, fixes) => k3Arguments(context, name, call, fixes), 'kimi-k3')
+export const recognizeKimiK3Calls = (context: ExtractionContext) => recognize(context, K3, `${K3[0]}call `, 'tool', (name, call, fixes) => k3Arguments(context, name, call, fixes), 'kimi-k3')
 
 /** MiniMax M3's `]<]minimax[>[<invoke name="N">…]<]minimax[>[</invoke>` calls. */
 export const recognizeMinimaxM3Calls = (context: ExtractionContext) =>
-  recognize(context, M3, `${M3[0]}invoke `, (call) => call.attributes.name, (name, call, fixes) => m3Value(call, context.schemaOf?.(name) ?? { type: 'object' }, fixes), 'minimax-m3')
+  recognize(context, M3, `${M3[0]}invoke `, 'name', (name, call, fixes) => m3Value(call, context.schemaOf?.(name) ?? { type: 'object' }, fixes), 'minimax-m3')
