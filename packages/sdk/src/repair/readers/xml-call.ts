@@ -17,8 +17,12 @@ const reader: BuiltInReader = {
  * - MiniMax and Claude-style `<invoke name="NAME"><parameter name="KEY">value</parameter></invoke>` (`minimax`),
  * - DeepSeek V3.2 DSML `<｜DSML｜invoke name="NAME">` with `string="true|false"` parameters (`dsml`),
  * - `<function=NAME>{json}</function>` (`function-tag`), inside `<tool_call>` or `<function_calls>` or not.
- * A value keeps its text (one line break trimmed on each side, as Qwen's template writes it); an
- * object or array value is parsed as JSON. Streams a preview of the parameters as they arrive.
+ * Layout, per format (see `markup-xml`): Qwen3-Coder / Nemotron 3 put a value on its own line, so the
+ * newline after the opening tag and the one before the closing tag are dropped (a pretty-printed call's
+ * closing-tag indentation too, and for a one-line value the same indentation before it); Seed-OSS,
+ * MiniMax-M2, DSML, GCML and Glimmer values are exactly the text between the tags. Everything else a
+ * value holds is its own; a `<![CDATA[…]]>` section is its text as written. The schema types the text
+ * (an object or array field gets JSON parsed). Streams a preview of the parameters as they arrive.
  *
  * @example
  * ```ts
