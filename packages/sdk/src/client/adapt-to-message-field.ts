@@ -24,14 +24,6 @@ const DEMANDED = /missing|required|must be (?:passed|sent|provided|included|retu
 
 const isAssistant = (message: unknown): message is ChatMessage => isRecord(message) && message.role === 'assistant'
 
-/** Whether `text` names `field` as a whole word (`messages.1.reasoning_content` names it, `reasoning_contents` does not). */
-function names(text: string, field: string): boolean {
-  for (let at = text.indexOf(field); at >= 0; at = text.indexOf(field, at + 1)) {
-    if (!/\w/.test(text[at - 1] ?? '') && !/\w/.test(text[at + field.length] ?? '')) return true
-  }
-  return false
-}
-
 /**
  * The assistant turns of `messages` as this request sends them: a reasoning field goes back only
  * when the adapters declare it (`echoFields`) or the endpoint asked for it (`rules`: `echo`, and a
@@ -47,29 +39,27 @@ function names(text: string, field: string): boolean {
  */
 export function sendMessageFields(messages: ChatMessage[], echo: ResolvedEchoFields, rules: Record<string, MessageFieldRule>, fixes: string[]): ChatMessage[] {
   if (!Array.isArray(messages)) return messages
-  let out: ChatMessage[] | undefined
   const note = (code: string) => fixes.includes(code) || fixes.push(code)
-  messages.forEach((message, index) => {
-    if (!isAssistant(message)) return
-    let copy: ChatMessage | undefined
-    for (const key of Object.keys(message)) {
-      const rule = Object.hasOwn(rules, key) ? rules[key] : undefined
+  return messages.map((message) => {
+    if (!isAssistant(message)) return message
+    const turn = { ...message }
+    let changed = false
+    for (const key in turn) {
+      const rule = Object.hasOwn(rules, key) && rules[key]
       if (rule === 'strip' || (!rule && isReasoningField(key) && !echo.message.includes(key))) {
-        delete (copy ??= { ...message })[key]
+        changed = delete turn[key]
         if (rule) note(`stripped-message-field:${key}`)
       }
     }
-    if (Array.isArray(message.tool_calls) && message.tool_calls.length > 0) {
-      for (const key of Object.keys(rules)) {
-        if (rules[key] === 'echo' && message[key] == null) {
-          ;(copy ??= { ...message })[key] = ''
-          note(`echoed-message-field:${key}`)
-        }
+    for (const key in rules) {
+      if (rules[key] === 'echo' && turn[key] == null && turn.tool_calls?.length) {
+        turn[key] = ''
+        changed = true
+        note(`echoed-message-field:${key}`)
       }
     }
-    if (copy) (out ??= [...messages])[index] = copy
+    return changed ? turn : message
   })
-  return out ?? messages
 }
 
 /**
@@ -88,20 +78,16 @@ export function sendMessageFields(messages: ChatMessage[], echo: ResolvedEchoFie
  * ```
  */
 export function learnMessageFields(error: InvokeError, sent: ChatMessage[], given: ChatMessage[], body: ChatRequest, rules: Record<string, MessageFieldRule>): boolean {
-  if (error.type !== 'bad_request' || (error.status !== 400 && error.status !== 422)) return false
   const raw = error.rawResponse
   const text = (typeof raw === 'string' ? raw : (tryStringify(raw) ?? '')).slice(0, 20_000)
-  if (!/message/i.test(text)) return false
-  const outgoing = Array.isArray(sent) ? sent.filter(isAssistant) : []
-  const turns = [...outgoing, ...(Array.isArray(given) ? given.filter(isAssistant) : [])]
+  if (error.type !== 'bad_request' || (error.status !== 400 && error.status !== 422) || !/message/i.test(text)) return false
+  const outgoing = [sent].flat().filter(isAssistant)
   let changed = false
-  for (const field of new Set([...turns.flatMap(Object.keys), ...(text.match(/\b(?:reasoning|thinking)_\w+/g) ?? [])])) {
-    if (TURN_FIELDS.has(field) || Object.hasOwn(body, field) || !/^[a-z]\w*$/i.test(field) || !names(text, field)) continue
-    const rule = outgoing.some((turn) => turn[field] != null) && REJECTED.test(text) ? 'strip' : DEMANDED.test(text) && rules[field] !== 'echo' ? 'echo' : undefined
-    if (rule && rules[field] !== rule) {
-      rules[field] = rule
-      changed = true
-    }
+  for (const field of new Set([...[given, outgoing].flat().filter(isAssistant).flatMap(Object.keys), ...(text.match(/\b(?:reasoning|thinking)_\w+/g) ?? [])])) {
+    // regex-bounded: `field` is word characters only (checked first), between two lookarounds (test: packages/sdk/src/client/adapt-to-message-field.test.ts)
+    if (TURN_FIELDS.has(field) || Object.hasOwn(body, field) || !/^[a-z]\w*$/i.test(field) || !new RegExp(`(?<!\\w)${field}(?!\\w)`).test(text)) continue
+    const rule = outgoing.some((turn) => turn[field] != null) && REJECTED.test(text) ? 'strip' : DEMANDED.test(text) && rules[field] !== 'echo' && 'echo'
+    if (rule && rules[field] !== rule) changed = !!(rules[field] = rule)
   }
   return changed
 }

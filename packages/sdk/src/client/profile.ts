@@ -66,7 +66,7 @@ export function noteLearned(state: ClientState): void {
   state.events.emit('learned', { profile: readProfile(state) })
 }
 
-const isName = (value: unknown): value is string => typeof value === 'string' && /^[a-z]\w*$/i.test(value) && !ESSENTIAL.has(value) && !TURN_FIELDS.has(value)
+const isName = (value: unknown): boolean => typeof value === 'string' && /^[a-z]\w*$/i.test(value) && !ESSENTIAL.has(value) && !TURN_FIELDS.has(value)
 
 /**
  * Starts `state` from a saved profile (an object, or its JSON text; `null`/`undefined` for none). A
@@ -80,28 +80,27 @@ const isName = (value: unknown): value is string => typeof value === 'string' &&
  */
 export function loadProfile(state: ClientState, saved: unknown): void {
   if (saved == null) return
-  const problem = applyProfile(state, typeof saved === 'string' ? tryParseJson(saved) : saved)
-  if (problem) state.config.logger?.warn(`[wildcall] The saved profile was ignored: ${problem}. The client learns again from the endpoint's answers.`)
-}
-
-function applyProfile(state: ClientState, profile: unknown): string | undefined {
-  if (!isRecord(profile)) return 'it is not a profile object'
-  if (profile.version !== 1) return `it is of version ${String(profile.version)}, this SDK reads version 1`
-  if (profile.baseURL !== state.match.baseURL || profile.model !== state.match.model) return `it was saved for "${String(profile.model)}" at ${String(profile.baseURL)}`
-  const { fields = [], toolChoice, messageFields = {}, toolMode } = profile
-  const changes: FieldChange[] = []
-  if (!Array.isArray(fields) || !isRecord(messageFields)) return 'it is corrupt'
-  for (const entry of fields) {
-    if (!isRecord(entry) || !isName(entry.field) || (entry.rename !== undefined && !isName(entry.rename))) return 'it is corrupt'
-    changes.push(entry.rename ? { field: entry.field, rename: entry.rename } : { field: entry.field })
+  const profile = (typeof saved === 'string' ? tryParseJson(saved) : saved) as EndpointProfile
+  let problem = 'it is not a wildcall profile of version 1'
+  if (isRecord(profile) && profile.version === 1) {
+    problem = `it was saved for "${profile.model}" at ${profile.baseURL}`
+    if (profile.baseURL === state.match.baseURL && profile.model === state.match.model) {
+      problem = 'it is corrupt'
+      try {
+        const { fields, toolChoice, messageFields, toolMode } = profile
+        const fieldChanges: FieldChange[] = fields.map(({ field, rename }) => (rename ? { field, rename } : { field }))
+        if (toolChoice) fieldChanges.push(toolChoice === 'required' ? { field: 'tool_choice', required: true } : { field: 'tool_choice' })
+        const learned = { fieldChanges, messageFields: { ...messageFields }, promptMode: toolMode === 'prompt' }
+        // What reads back exactly as saved, with names that can only be fields of the request or of a turn: nothing else is applied.
+        const valid =
+          [...fieldChanges.flatMap(({ field, rename }) => [field, rename ?? field]), ...Object.keys(messageFields)].every((name) => name === 'tool_choice' || isName(name)) &&
+          Object.values(messageFields).every((rule) => rule === 'echo' || rule === 'strip') &&
+          JSON.stringify(readProfile({ ...state, ...learned })) === JSON.stringify(profile)
+        if (valid) return void Object.assign(state, learned)
+      } catch {
+        // A shape that does not even destructure is corrupt too.
+      }
+    }
   }
-  if (toolChoice === 'required') changes.push({ field: 'tool_choice', required: true })
-  else if (toolChoice === 'auto') changes.push({ field: 'tool_choice' })
-  else if (toolChoice !== undefined) return 'it is corrupt'
-  if (toolMode !== undefined && toolMode !== 'prompt') return 'it is corrupt'
-  if (!Object.entries(messageFields).every(([field, rule]) => isName(field) && (rule === 'echo' || rule === 'strip'))) return 'it is corrupt'
-  state.fieldChanges = changes
-  state.messageFields = { ...(messageFields as Record<string, MessageFieldRule>) }
-  state.promptMode = toolMode === 'prompt'
-  return undefined
+  state.config.logger?.warn(`[wildcall] The saved profile was ignored: ${problem}. The client learns again from the endpoint's answers.`)
 }

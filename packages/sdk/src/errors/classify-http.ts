@@ -186,10 +186,10 @@ const QUOTA_CODES = /^(?:insufficient_quota|exceeded_current_quota(?:_error)?|in
 // Chinese wordings too (Zhipu's 1113, SiliconFlow, Baidu): "余额不足" insufficient balance, "欠费" in
 // arrears, "请充值" please recharge.
 const QUOTA_WORDS = /insufficient[\s_](?:balance|credits?|funds|quota)|credit balance is too low|out of credits|balance is (?:not enough|insufficient)|billing (?:hard )?limit|account (?:is )?(?:in arrears|overdue)|check your plan and billing|余额不足|欠费|请充值/i
-// A usage limit that lasts: "Monthly usage limit reached. Resets in 16 days.", a quota used up, a
-// reset hours or days away. Not "Rate limit reached … try again in 20s".
+// A limit that lasts: "Monthly usage limit reached. Resets in 16 days.", a reset hours or days away
+// (not "Rate limit reached … try again in 20s").
 // regex-bounded: the gap before the unit is at most 20 characters (test: packages/sdk/src/errors/classify-http.test.ts)
-const LIMIT_WORDS = /usage limit|(?:daily|weekly|monthly) (?:usage |token |request )?(?:limit|quota)|quota (?:is |has been )?(?:exhausted|used up|depleted)|(?:resets?|try again|retry) (?:in|after) [^.]{0,20}?\b(?:hours?|days?|weeks?|months?)\b/i
+const LIMIT_WORDS = /usage limit|(?:daily|weekly|monthly) (?:\w+ )?(?:limit|quota)|quota (?:is )?(?:exhausted|used up)|(?:resets?|try again|retry) (?:in|after) [^.]{0,20}?\b(?:hours?|days?|weeks?|months?)\b/i
 const AUTH_CODES = /^(?:invalid_api_key|authentication_error|permission_error|permission_denied|unauthenticated|unauthorized|invalid_authentication|access_denied|forbidden)$/i
 const AUTH_WORDS = /(?:invalid|incorrect|missing|expired|revoked) (?:api[\s_-]?key|authentication|token|bearer)|api[\s_-]?key (?:is )?(?:not valid|invalid|missing|expired|required)|unauthorized|unauthenticated|authentication (?:failed|required)/i
 const MODEL_CODES = /^(?:model_not_found|not_found_error|model_not_available|modelnotfound|not_found)$/i
@@ -220,7 +220,7 @@ interface Verdict {
   /** What the caller should do. */
   advice: string
   /** The server's delay stays on the error (a limit that resets). */
-  wait?: true
+  wait?: boolean
 }
 
 function decide(status: number, message: string, has: (pattern: RegExp) => boolean, haystack: string, retryAfterMs: number | undefined, maxRetryAfterMs: number): Verdict {
@@ -235,13 +235,11 @@ function decide(status: number, message: string, has: (pattern: RegExp) => boole
   }
   // Quota before rate: OpenAI sends `insufficient_quota` with 429, and retrying never helps it. A
   // "quota" message that also says when to retry (Gemini's per-minute quotas) is a rate limit,
-  // unless its limit is 0 (Gemini: the plan has no quota at all for this model).
-  if (status === 402 || has(QUOTA_CODES) || (QUOTA_WORDS.test(message) && (retryAfterMs === undefined || /\blimit: 0\b/.test(message)))) {
-    return { type: 'quota_exceeded', what: 'the account is out of quota, credits or balance', advice: 'Top up or raise the spending limit with your provider, or use another API key; retrying will not help.' }
-  }
-  // A 429 that no retry soon can cure: its words say the limit lasts, or its delay is longer than the client waits.
-  if (status === 429 && (LIMIT_WORDS.test(message) || (retryAfterMs ?? 0) > maxRetryAfterMs)) {
-    return { type: 'quota_exceeded', what: 'a usage limit or quota is used up until it resets', advice: 'Retrying now will not help: wait for the reset (retryAfterMs) or use another key or plan.', wait: true }
+  // unless its limit is 0 (Gemini: the plan has no quota at all for this model). So is a 429 whose
+  // limit lasts (its words say so, or its delay is longer than the client waits): it keeps the delay.
+  const lasts = status === 429 && (LIMIT_WORDS.test(message) || retryAfterMs! > maxRetryAfterMs)
+  if (lasts || status === 402 || has(QUOTA_CODES) || (QUOTA_WORDS.test(message) && (retryAfterMs === undefined || /\blimit: 0\b/.test(message)))) {
+    return { type: 'quota_exceeded', what: 'the account is out of quota, credits or balance', advice: 'Top up or raise the spending limit with your provider, or use another API key; retrying will not help.', wait: lasts }
   }
   if (status < 500 && (has(FILTER_CODES) || FILTER_WORDS.test(message))) {
     return { type: 'content_filter', what: "the provider's safety or moderation system refused the conversation", advice: 'Rephrase or remove the content it objects to; retrying the same request will not help.' }
