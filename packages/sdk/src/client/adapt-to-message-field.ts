@@ -46,10 +46,8 @@ export function sendMessageFields(messages: ChatMessage[], echo: ResolvedEchoFie
     let changed = false
     for (const key in turn) {
       const rule = Object.hasOwn(rules, key) && rules[key]
-      if (rule === 'strip' || (!rule && isReasoningField(key) && !echo.message.includes(key))) {
-        changed = delete turn[key]
-        if (rule) note(`stripped-message-field:${key}`)
-      }
+      if (rule) note(`${rule === 'echo' ? 'echoed' : 'stripped'}-message-field:${key}`)
+      if (rule === 'strip' || (!rule && isReasoningField(key) && !echo.message.includes(key))) changed = delete turn[key]
     }
     for (const key in rules) {
       if (rules[key] === 'echo' && turn[key] == null && turn.tool_calls?.length) {
@@ -67,7 +65,7 @@ export function sendMessageFields(messages: ChatMessage[], echo: ResolvedEchoFie
  * (Groq's `property 'reasoning_content' is unsupported`, pydantic's "Extra inputs are not
  * permitted" at `messages.1.reasoning_content`) is stripped from then on, one it says is missing or
  * must be passed back is echoed. The field must be named in the error (a field of those turns, or a
- * `reasoning_…`/`thinking_…` name), the error must speak of messages, and a top-level field of the
+ * `reasoning_…`/`thinking_…` name outside a URL or path), the error must speak of messages, and a top-level field of the
  * request is left to {@link findFieldChanges}. Records the rules in `rules`; returns whether one changed.
  *
  * @example
@@ -83,7 +81,7 @@ export function learnMessageFields(error: InvokeError, sent: ChatMessage[], give
   if (error.type !== 'bad_request' || (error.status !== 400 && error.status !== 422) || !/message/i.test(text)) return false
   const outgoing = [sent].flat().filter(isAssistant)
   let changed = false
-  for (const field of new Set([...[given, outgoing].flat().filter(isAssistant).flatMap(Object.keys), ...(text.match(/\b(?:reasoning|thinking)_\w+/g) ?? [])])) {
+  for (const field of new Set([...[given, outgoing].flat().filter(isAssistant).flatMap(Object.keys), ...(text.match(/(?<![\w/#.-])(?:reasoning|thinking)_\w+/g) ?? [])])) {
     // regex-bounded: `field` is word characters only (checked first), between two lookarounds (test: packages/sdk/src/client/adapt-to-message-field.test.ts)
     if (TURN_FIELDS.has(field) || Object.hasOwn(body, field) || !/^[a-z]\w*$/i.test(field) || !new RegExp(`(?<!\\w)${field}(?!\\w)`).test(text)) continue
     const rule = outgoing.some((turn) => turn[field] != null) && REJECTED.test(text) ? 'strip' : DEMANDED.test(text) && rules[field] !== 'echo' && 'echo'
