@@ -82,18 +82,6 @@ describe.each(modes)('learning from the endpoint (%s)', (mode) => {
     expect(server.requests).toHaveLength(2)
   })
 
-  it("should strip a reasoning field the DeepSeek adapter echoes when the host refuses it (Groq's wording)", async () => {
-    const { deepseekAdapter } = await import('../../../adapter-deepseek/src/deepseek-adapter')
-    const groq = "'messages.1' : for 'role:assistant' the following must be satisfied[('messages.1' : property 'reasoning_content' is unsupported)]"
-    server.setScript(endpoint((request) => (assistantTurns(request).some((turn) => 'reasoning_content' in turn) ? refusal(groq) : undefined)))
-    const client = makeClient({ model: 'deepseek-r1-distill-llama-70b', adapters: [deepseekAdapter()] })
-    const first = await step(client, mode, [user])
-    const second = await step(client, mode, [user, ...first.messages])
-    expect(second.fixes).toContain('stripped-message-field:reasoning_content')
-    expect(server.requests).toHaveLength(3)
-    expect(client.profile.messageFields).toEqual({ reasoning_content: 'strip' })
-  })
-
   const choiceRefusals: Array<[string, (request: RecordedRequest) => ScriptedReply | undefined, unknown]> = [
     ['LM Studio refusing a named choice', (request) => (typeof request.body.tool_choice === 'object' ? refusal("Invalid tool_choice type: 'object'. Supported string values: none, auto, required") : undefined), 'required'],
     [
@@ -122,17 +110,6 @@ describe.each(modes)('learning from the endpoint (%s)', (mode) => {
     const requests = server.requests.length
     await step(createClient({ baseURL: server.url, model: 'acme-reasoner-2', maxRetries: 0, profile: client.profile }), mode, [user], { toolChoiceName: 'click' })
     expect(server.requests).toHaveLength(requests + 1)
-  })
-
-  it('should keep the named tool_choice of DeepSeek-V3.2 on a vLLM-like local server', async () => {
-    const { deepseekAdapter } = await import('../../../adapter-deepseek/src/deepseek-adapter')
-    // vLLM without --enable-auto-tool-choice: a named choice works, none does not.
-    server.setScript(endpoint((request) => (typeof request.body.tool_choice !== 'object' ? refusal('"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set') : undefined)))
-    const client = makeClient({ model: 'DeepSeek-V3.2', adapters: [deepseekAdapter()] })
-    const result = await step(client, mode, [user], { toolChoiceName: 'click' })
-    expect(result.toolCall.name).toBe('click')
-    expect(server.requests).toHaveLength(1)
-    expect(server.requests[0]!.body.tool_choice).toEqual({ type: 'function', function: { name: 'click' } })
   })
 
   it('should make a 429 whose usage limit resets in 16 days a non-retryable quota_exceeded after one request', async () => {
