@@ -15,7 +15,7 @@ afterAll(() => server.close())
 const probe = () => probeEndpoint({ baseURL: server.url, model: 'acme-reasoner-2' })
 
 describe('probeEndpoint', () => {
-  it('should find nothing to learn at an endpoint that takes everything, and say so, in 3 requests', async () => {
+  it('should find nothing to learn at an endpoint that takes everything, in 3 requests', async () => {
     server.setScript((request) => call(request))
     const report = await probe()
     expect(report.profile).toEqual({ version: 1, baseURL: server.url, model: 'acme-reasoner-2', fields: [], messageFields: {} })
@@ -23,7 +23,7 @@ describe('probeEndpoint', () => {
     expect(server.requests).toHaveLength(3)
     expect(report.steps.map((step) => [step.name, step.ok])).toEqual([['tool_choice', true], ['second turn', true], ['stream', true]])
     expect(report.reasoningFields).toEqual(['reasoning_content'])
-    expect(report.conclusions).toEqual(expect.arrayContaining(['Streaming works.', 'It takes a history without the reasoning.', expect.stringMatching(/^Nothing was refused/)]))
+    expect(report.steps.flatMap((step) => step.fixes)).toEqual([])
   })
 
   it("should learn LM Studio's tool_choice form", async () => {
@@ -31,7 +31,7 @@ describe('probeEndpoint', () => {
     const report = await probe()
     expect(report.profile.toolChoice).toBe('required')
     expect(report.requests).toBe(4)
-    expect(report.conclusions[0]).toBe('tool_choice: required is taken.')
+    expect(report.steps[0]).toMatchObject({ ok: true, fixes: ['tool-choice-required'] })
   })
 
   it('should learn, within 6 requests, a thinking endpoint that takes no forced choice and wants its reasoning back', async () => {
@@ -49,10 +49,10 @@ describe('probeEndpoint', () => {
     expect(report.requests).toBe(6)
     expect(server.requests).toHaveLength(6)
     expect(report.steps.every((step) => step.ok)).toBe(true)
-    expect(report.conclusions).toContain('History: reasoning_content must be sent back.')
+    expect(report.steps[1]!.fixes).toContain('echoed-message-field:reasoning_content')
   })
 
-  it('should say what it concludes when a reasoning model spends max_tokens thinking, and still learn its history rule', async () => {
+  it('should report a reasoning model that spends max_tokens thinking as taken requests cut short, and still learn its history rule', async () => {
     const thinking = (request: RecordedRequest): ChatResponse => ({
       ...contentResponse(''),
       choices: [{ index: 0, message: { role: 'assistant', content: '', reasoning_content: 'Let me think about which tool to call, and why, at length…' }, finish_reason: 'length' }],
@@ -67,7 +67,8 @@ describe('probeEndpoint', () => {
       ['stream', true, 'output_truncated'],
     ])
     expect(report.profile.messageFields).toEqual({ reasoning_content: 'echo' })
-    expect(report.conclusions).toContain('The model spent its 256 max_tokens before writing a call: it reasons first. Give it a larger maxTokens; the forms it was sent were still taken.')
+    expect(report.maxTokens).toBe(256)
+    expect(report.reasoningFields).toEqual(['reasoning_content'])
     expect(report.requests).toBeLessThanOrEqual(6)
   })
 
@@ -76,7 +77,6 @@ describe('probeEndpoint', () => {
     const report = await probe()
     expect(report.steps.map((step) => step.ok)).toEqual([false, false, false])
     expect(report.steps[0]!.error?.type).toBe('invalid_response')
-    expect(report.conclusions[0]).toMatch(/^The first request failed \(invalid_response\)/)
     expect(report.profile.fields).toEqual([])
     expect(report.requests).toBe(3)
   })

@@ -24,8 +24,8 @@ export interface ProbeReport {
   steps: ProbeStep[]
   /** The fields the server returned reasoning in (`reasoning_content`, `reasoning` …). */
   reasoningFields: string[]
-  /** What the probe concludes, in words. */
-  conclusions: string[]
+  /** The `max_tokens` of each request: a stage that ends in `output_truncated` spent it before writing a call (a model that reasons first). */
+  maxTokens: number
 }
 
 const LIMIT = 6
@@ -40,15 +40,16 @@ const ask = (word: string): ChatMessage => ({ role: 'user', content: `Call the a
  * Learns what an endpoint wants in a short, bounded conversation (at most 6 small requests): a
  * named `tool_choice` (then `'required'`, then none, as far as the endpoint refuses them), a second
  * turn whose history carries the first turn's call (sent without its reasoning, then with it if the
- * endpoint demands it), and a streamed call. Resolves with the profile learnt, each stage's outcome
- * and the conclusions; it never throws for the endpoint's answers (a bad config is a `config_error`).
- * A request the endpoint accepts counts as taken even when the model answers no call (a reasoning
- * model that spends `maxTokens` thinking, a server that answers 200 to anything).
+ * endpoint demands it), and a streamed call. Resolves with the profile learnt and each stage's
+ * outcome; it never throws for the endpoint's answers (a bad config is a `config_error`). A stage is
+ * `ok` when the endpoint took its request, even if the model wrote no call (a reasoning model that
+ * spends `maxTokens` thinking: `output_truncated`; a server that answers 200 to anything). What a
+ * stage cannot tell apart stays out of the profile: nothing refused means nothing learnt.
  *
  * @example
  * ```ts
- * const { profile, conclusions } = await probeEndpoint({ baseURL: 'http://localhost:1234/v1', model: 'acme-reasoner-2' })
- * console.log(conclusions.join('\n'))
+ * const { profile, steps } = await probeEndpoint({ baseURL: 'http://localhost:1234/v1', model: 'acme-reasoner-2' })
+ * for (const step of steps) console.log(step.name, step.ok ? 'taken' : step.error?.type, step.fixes)
  * const client = createClient({ baseURL: 'http://localhost:1234/v1', model: 'acme-reasoner-2', profile })
  * ```
  */
@@ -66,7 +67,6 @@ export async function probeEndpoint(config: ClientConfig): Promise<ProbeReport> 
   })
   const steps: ProbeStep[] = []
   const reasoningFields = new Set<string>()
-  const conclusions: string[] = []
   const tools = { answer }
   const stage = async (name: ProbeStep['name'], run: () => Promise<InvokeResult>) => {
     const step: ProbeStep = { name, ok: false, fixes: [] }
@@ -99,19 +99,5 @@ export async function probeEndpoint(config: ClientConfig): Promise<ProbeReport> 
   await stage('second turn', () => client.invoke([ask('ready'), ...history, ask('done')], tools, { toolChoiceName: 'answer' }))
   await stage('stream', () => client.stream([ask('ready')], tools, { toolChoiceName: 'answer' }).result)
 
-  const { profile } = client
-  const [choice, second, stream] = steps
-  const truncated = steps.some((step) => step.error?.type === 'output_truncated')
-  if (choice?.ok) conclusions.push(`tool_choice: ${profile.toolChoice === 'auto' ? "none taken (the prompt asks for the call)" : (profile.toolChoice ?? 'a named tool')} is taken.`)
-  else conclusions.push(`The first request failed (${choice?.error?.type}): ${choice?.error?.message}`)
-  if (truncated) conclusions.push(`The model spent its ${maxTokens} max_tokens before writing a call: it reasons first. Give it a larger maxTokens; the forms it was sent were still taken.`)
-  if (steps.some((step) => step.error?.type === 'no_tool_call')) conclusions.push('It answered without a tool call: the endpoint may ignore tools or tool_choice.')
-  for (const [field, rule] of Object.entries(profile.messageFields)) conclusions.push(`History: ${field} must ${rule === 'echo' ? 'be sent back' : 'not be sent'}.`)
-  if (reasoningFields.size > 0) conclusions.push(`It returns reasoning in ${[...reasoningFields].join(', ')}.`)
-  if (second?.ok && Object.keys(profile.messageFields).length === 0 && reasoningFields.size > 0) conclusions.push('It takes a history without the reasoning.')
-  if (stream) conclusions.push(stream.ok ? 'Streaming works.' : `Streaming failed (${stream.error?.type}).`)
-  if (profile.fields.length + Object.keys(profile.messageFields).length === 0 && profile.toolChoice === undefined && choice?.ok) {
-    conclusions.push('Nothing was refused, so there is nothing to learn: the endpoint took every form it was sent (a server that answers 200 to anything looks the same).')
-  }
-  return { profile, requests, steps, reasoningFields: [...reasoningFields], conclusions }
+  return { profile: client.profile, requests, steps, reasoningFields: [...reasoningFields], maxTokens }
 }
