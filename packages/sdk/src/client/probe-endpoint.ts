@@ -29,6 +29,7 @@ export interface ProbeReport {
 }
 
 const LIMIT = 6
+const SPENT = `the probe's ${LIMIT} requests are spent`
 // Any arguments pass: the probe asks what the endpoint takes, not what the model writes.
 const answer: Tool = {
   description: 'Report one word',
@@ -63,14 +64,14 @@ export async function probeEndpoint(config: ClientConfig): Promise<ProbeReport> 
     profile: null,
     retry: 0,
     reask: false,
-    customFetch: (input, init) => (requests < LIMIT ? (requests++, send(input, init)) : Promise.reject(new Error(`the probe's ${LIMIT} requests are spent`))),
+    customFetch: (input, init) => (requests < LIMIT ? (requests++, send(input, init)) : Promise.reject(new Error(SPENT))),
   })
   const steps: ProbeStep[] = []
   const reasoningFields = new Set<string>()
   const tools = { answer }
   const stage = async (name: ProbeStep['name'], run: () => Promise<InvokeResult>) => {
     const step: ProbeStep = { name, ok: false, fixes: [] }
-    if (requests >= LIMIT) return void steps.push({ ...step, error: { type: 'skipped', message: `not sent: the ${LIMIT} requests were spent` } })
+    if (requests >= LIMIT) return void steps.push({ ...step, error: { type: 'skipped', message: SPENT } })
     steps.push(step)
     let raw: unknown
     try {

@@ -81,11 +81,11 @@ const isName = (value: unknown): boolean => typeof value === 'string' && /^[a-z]
 export function loadProfile(state: ClientState, saved: unknown): void {
   if (saved == null) return
   const profile = (typeof saved === 'string' ? tryParseJson(saved) : saved) as EndpointProfile
-  let problem = 'it is not a wildcall profile of version 1'
+  let problem = 'not a wildcall profile of version 1'
   if (isRecord(profile) && profile.version === 1) {
-    problem = `it was saved for "${profile.model}" at ${profile.baseURL}`
+    problem = `saved for "${profile.model}" at ${profile.baseURL}`
     if (profile.baseURL === state.match.baseURL && profile.model === state.match.model) {
-      problem = 'it is corrupt'
+      problem = 'corrupt'
       try {
         const { fields, toolChoice, messageFields, toolMode } = profile
         const fieldChanges: FieldChange[] = fields.map(({ field, rename }) => (rename ? { field, rename } : { field }))
@@ -102,5 +102,5 @@ export function loadProfile(state: ClientState, saved: unknown): void {
       }
     }
   }
-  state.config.logger?.warn(`[wildcall] The saved profile was ignored: ${problem}. The client learns again from the endpoint's answers.`)
+  state.config.logger?.warn(`[wildcall] Ignored the saved profile (${problem}): the client learns afresh.`)
 }
