@@ -47,7 +47,10 @@ describe('scripts/check-size.mjs', () => {
   // plugins (the Reader interface, one object per reader, the reader list, composed previews).
   // Down to 59,650 when streaming went out of core and the repair code was shared more (the root
   // still carries streaming and the zod 3 converter, so that bare zod 3 schemas work there).
-  const SDK_CEILING = 59_900
+  // Up +2.1 kB (59,869 → 61,922) for learning what an endpoint wants (issue 21): history reasoning
+  // echoed or stripped as the endpoint says, more tool_choice refusals, the lasting 429, the profile
+  // (client.profile, learned, createClient({ profile }) with its checks), and probeEndpoint (667 B).
+  const SDK_CEILING = 61_950
   it(`should keep @wildcall/sdk under its ratchet ceiling of ${SDK_CEILING} B gzip`, () => {
     const sdk = byName.get('@wildcall/sdk')!
     expect(sdk.gzip).toBeLessThanOrEqual(SDK_CEILING)
@@ -60,7 +63,8 @@ describe('scripts/check-size.mjs', () => {
   // Down to 40,000 once streaming became @wildcall/sdk/streaming and the zod 3 converter
   // @wildcall/sdk/zod3, both opt-in for core (measured 39,746); 40,100 for the checks of a call's
   // messages and options and of repairToolCall's tools, which had let raw TypeErrors out (40,048).
-  const CORE_CEILING = 40_100
+  // Up +1.45 kB (40,062 → 41,512) for the same learning, probeEndpoint aside (it is the root's only).
+  const CORE_CEILING = 41_550
   it(`should keep @wildcall/sdk/core under its ratchet ceiling of ${CORE_CEILING} B gzip, without the markup readers`, () => {
     const core = byName.get('@wildcall/sdk/core')!
     const root = byName.get('@wildcall/sdk')!

@@ -82,7 +82,7 @@ export function learnMessageFields(error: InvokeError, sent: ChatMessage[], give
   const outgoing = [sent].flat().filter(isAssistant)
   let changed = false
   for (const field of new Set([...[given, outgoing].flat().filter(isAssistant).flatMap(Object.keys), ...(text.match(/(?<![\w/#.-])(?:reasoning|thinking)_\w+/g) ?? [])])) {
-    // regex-bounded: `field` is word characters only (checked first), between two lookarounds (test: packages/sdk/src/client/adapt-to-message-field.test.ts)
+    // regex-bounded: `field` is word characters only (checked first), between two lookarounds (test: packages/sdk/src/client/learn-endpoint.test.ts)
     if (TURN_FIELDS.has(field) || Object.hasOwn(body, field) || !/^[a-z]\w*$/i.test(field) || !new RegExp(`(?<!\\w)${field}(?!\\w)`).test(text)) continue
     const rule = outgoing.some((turn) => turn[field] != null) && REJECTED.test(text) ? 'strip' : DEMANDED.test(text) && rules[field] !== 'echo' && 'echo'
     if (rule && rules[field] !== rule) changed = !!(rules[field] = rule)

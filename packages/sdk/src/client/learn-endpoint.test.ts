@@ -225,6 +225,14 @@ describe('learnMessageFields', () => {
     expect(learn(500, { error: { message: "'messages.1' : property 'reasoning_content' is unsupported" } })).toEqual({})
   })
 
+  it('should read a hostile error naming thousands of fields in linear time', () => {
+    const many: ChatMessage = { ...turn, ...Object.fromEntries(Array.from({ length: 2_000 }, (_, index) => [`reasoning_${index}`, 'x'])) }
+    const payload = { error: { message: `messages: ${'reasoning_x_ '.repeat(1_500)} is unsupported` } }
+    const started = performance.now()
+    learn(400, payload, [user, many])
+    expect(performance.now() - started).toBeLessThan(1_000)
+  })
+
   it('should fill a demanded field with an empty string on a tool-calling turn that has none, and leave other turns alone', () => {
     const fixes: string[] = []
     const bare: ChatMessage = { role: 'assistant', content: null, tool_calls: turn.tool_calls! }
