@@ -49,7 +49,10 @@ describe('scripts/check-size.mjs', () => {
   // still carries streaming and the zod 3 converter, so that bare zod 3 schemas work there).
   // Up +1,025 B (59,869 → 60,894) for issue 22's 2026 formats: Kimi K3 and MiniMax M3 readers (one
   // marked-element parser, ~800 B), Apertus call lists, CDATA anywhere in a value, layout, reasoning markers.
-  const SDK_CEILING = 60_900
+  // Up +2.1 kB (59,869 → 61,922) for learning what an endpoint wants (issue 21): history reasoning
+  // echoed or stripped as the endpoint says, more tool_choice refusals, the lasting 429, the profile
+  // (client.profile, learned, createClient({ profile }) with its checks), and probeEndpoint (667 B).
+  const SDK_CEILING = 62_975
   it(`should keep @wildcall/sdk under its ratchet ceiling of ${SDK_CEILING} B gzip`, () => {
     const sdk = byName.get('@wildcall/sdk')!
     expect(sdk.gzip).toBeLessThanOrEqual(SDK_CEILING)
@@ -63,7 +66,8 @@ describe('scripts/check-size.mjs', () => {
   // @wildcall/sdk/zod3, both opt-in for core (measured 39,746); 40,100 for the checks of a call's
   // messages and options and of repairToolCall's tools, which had let raw TypeErrors out (40,048).
   // 40,115 for the reasoning markers of Kimi K3, Apertus and Gemma 4 (measured 40,111).
-  const CORE_CEILING = 40_115
+  // Up +1.45 kB (40,062 → 41,512) for the same learning, probeEndpoint aside (it is the root's only).
+  const CORE_CEILING = 41_600
   it(`should keep @wildcall/sdk/core under its ratchet ceiling of ${CORE_CEILING} B gzip, without the markup readers`, () => {
     const core = byName.get('@wildcall/sdk/core')!
     const root = byName.get('@wildcall/sdk')!

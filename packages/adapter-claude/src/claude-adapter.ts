@@ -26,6 +26,9 @@ const FINISH: Record<string, FinishClass> = {
  * Anthropic's error wording (credit balance, `overloaded_error`, `prompt is too long`) needs no
  * adapter: the SDK's own classification already recognises it.
  *
+ * Every request patch here is a model quirk (thinking and forced choices), except the shape of
+ * `tool_choice`, which follows the endpoint: Anthropic's everywhere but behind OpenRouter.
+ *
  * @example
  * ```ts
  * import { createClient } from '@wildcall/sdk'

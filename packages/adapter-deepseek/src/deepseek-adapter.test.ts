@@ -22,10 +22,11 @@ testAdapter(deepseekAdapter(), {
   matches: ['deepseek-ai/DeepSeek-V3.2', 'deepseek-chat', 'deepseek-reasoner', 'DeepSeek-R1-Distill-Qwen-32B', { model: 'deepseek/deepseek-chat-v3.1', baseURL: 'https://openrouter.ai/api/v1' }],
   rejects: ['qwen3-max', 'gpt-5.2', 'glm-4.6'],
   requests: [
-    { name: 'deepseek-ai/DeepSeek-V3.2: thinking disabled, tool_choice removed', model: 'deepseek-ai/DeepSeek-V3.2', toolChoiceName: 'done', after: { thinking: { type: 'disabled' }, parallel_tool_calls: false }, absent: ['tool_choice'] },
-    { name: "tool_choice 'required' is removed too", model: 'deepseek-chat', after: { thinking: { type: 'disabled' } }, absent: ['tool_choice'] },
+    { name: 'DeepSeek-V3.2 on api.deepseek.com: thinking disabled, tool_choice removed', model: 'DeepSeek-V3.2', baseURL: 'https://api.deepseek.com/v1', toolChoiceName: 'done', after: { thinking: { type: 'disabled' }, parallel_tool_calls: false }, absent: ['tool_choice'] },
+    { name: "tool_choice 'required' is removed too on DeepSeek's API", model: 'deepseek-chat', baseURL: 'https://api.deepseek.com', after: { thinking: { type: 'disabled' } }, absent: ['tool_choice'] },
+    { name: 'deepseek-ai/DeepSeek-V3.2 on a local vLLM keeps its named tool_choice (a provider patch, not the model\'s)', model: 'deepseek-ai/DeepSeek-V3.2', baseURL: 'http://127.0.0.1:8000/v1', toolChoiceName: 'done', after: { thinking: { type: 'disabled' }, tool_choice: { type: 'function', function: { name: 'done' } } } },
     { name: 'history reasoning_content is dropped when thinking is off', model: 'deepseek-chat', before: { messages: history }, absent: ['messages.1.reasoning_content'] },
-    { name: 'deepseek-reasoner always thinks: no thinking switch', model: 'deepseek-reasoner', before: { messages: history }, absent: ['thinking', 'tool_choice'] },
+    { name: 'deepseek-reasoner always thinks: no thinking switch', model: 'deepseek-reasoner', baseURL: 'https://api.deepseek.com/v1', before: { messages: history }, absent: ['thinking', 'tool_choice'] },
   ],
   responses: [
     { name: 'a plain tool call', model: 'deepseek-chat', response: toolCall, expected: { name: 'input_text', args: { index: 4, text: 'wildcall' } } },
@@ -41,7 +42,7 @@ testAdapter(deepseekAdapter(), {
 
 testAdapter(deepseekAdapter({ thinking: true }), {
   requests: [
-    { name: 'thinking: true enables thinking and keeps history reasoning', model: 'deepseek-chat', before: { messages: history }, after: { thinking: { type: 'enabled' } }, absent: ['tool_choice'] },
+    { name: 'thinking: true enables thinking and keeps history reasoning', model: 'deepseek-chat', baseURL: 'https://api.deepseek.com/v1', before: { messages: history }, after: { thinking: { type: 'enabled' } }, absent: ['tool_choice'] },
   ],
 })
 

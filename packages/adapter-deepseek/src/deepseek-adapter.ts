@@ -16,11 +16,15 @@ export interface DeepSeekAdapterOptions {
 const ALWAYS_THINKS = /^deepseek-reasoner|(?:^|-)r1(?:-|$)/
 // The reasoner of DeepSeek's own API refuses a tool-calling history turn without its reasoning.
 const REASONER = /^deepseek-reasoner/
+// DeepSeek's own API (api.deepseek.com): where its provider patches apply.
+const DEEPSEEK_API = /(?:^|\.)deepseek\.com(?::\d+)?$/
 
 /**
- * DeepSeek (api.deepseek.com and DeepSeek models served elsewhere): sends `thinking: { type:
- * 'disabled' }`, removes `tool_choice` (DeepSeek rejects it), and treats the
- * `insufficient_system_resource` finish reason and error as a retryable server failure.
+ * DeepSeek (api.deepseek.com and DeepSeek models served elsewhere). Model quirks, wherever the model
+ * runs: `thinking: { type: 'disabled' }` (a server without the switch that refuses it is adapted to
+ * by the client), the history reasoning below. Provider API, on DeepSeek's hosts only: `tool_choice`
+ * removed (DeepSeek's API rejects it; the same model on vLLM or SGLang keeps its named choice), and
+ * the `insufficient_system_resource` finish reason and error as a retryable server failure.
  *
  * History `reasoning_content`: declared in `echoFields`, so `result.messages` carries it. With
  * thinking on (the `thinking` option, or `deepseek-reasoner`) it is sent back, because DeepSeek's
@@ -50,7 +54,7 @@ export function deepseekAdapter(options: DeepSeekAdapterOptions = {}): Adapter {
     match: { models: ['deepseek'] },
     echoFields: { message: ['reasoning_content'] },
     patchRequest(body, context) {
-      delete body.tool_choice
+      if (DEEPSEEK_API.test(context.host)) delete body.tool_choice
       if (ALWAYS_THINKS.test(context.modelId)) {
         if (REASONER.test(context.modelId)) body.messages = patchHistoryReasoning(body.messages, true)
         return

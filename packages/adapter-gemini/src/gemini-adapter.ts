@@ -36,6 +36,9 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  * its error wording (`API key not valid`, "input token count exceeds the maximum", a zero quota
  * (`limit: 0`), `retryDelay` and "retry in 37.5s").
  *
+ * Every request patch here is a model quirk: every Gemini is served by Google's API, whatever the
+ * host in front of it.
+ *
  * @example
  * ```ts
  * import { createClient } from '@wildcall/sdk'

@@ -31,6 +31,8 @@ const CODES: Record<string, [InvokeErrorType, string]> = {
  * `context_length`, 1301 → `content_filter`). GLM's native `<tool_call>…<arg_key>` markup in
  * `content` is parsed by the SDK's generic repair.
  *
+ * Every request patch here is a model quirk: it applies wherever GLM runs.
+ *
  * @example
  * ```ts
  * import { createClient } from '@wildcall/sdk'

@@ -7,6 +7,8 @@ import { InvokeError, type Adapter, type ErrorContext, type InvokeErrorType } fr
  * wording: `maximum prompt length` → `context_length`, a team without credits (403) →
  * `quota_exceeded`, `Incorrect API key` (400) → `auth_error`.
  *
+ * Every request patch here is a model quirk: it applies wherever Grok runs.
+ *
  * @example
  * ```ts
  * import { createClient } from '@wildcall/sdk'

@@ -19,6 +19,8 @@ const ANSWER_TAG = /<\/?answer>/g
  * put around the answer is removed (the `<think>` block before it is left to the SDK's reasoning
  * repair), and the `sensitive` finish reason is `content_filter`.
  *
+ * Every request patch here is a model quirk: it applies wherever Hunyuan runs.
+ *
  * @example
  * ```ts
  * import { createClient } from '@wildcall/sdk'

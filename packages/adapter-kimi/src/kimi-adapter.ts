@@ -29,6 +29,9 @@ const SECTION_END = '<|tool_calls_section_end|>'
  * without it, so one written while thinking was off gets `reasoning_content: ''`; where the adapter
  * turns thinking off, it is dropped from the copies sent. Your `messages` array is never modified.
  *
+ * Every request patch here is a model quirk (Kimi K3's thinking takes only a `'required'` choice,
+ * wherever it runs).
+ *
  * @example
  * ```ts
  * import { createClient } from '@wildcall/sdk'

@@ -12,9 +12,10 @@ testAdapter(minimaxAdapter(), {
   matches: ['MiniMax-M2', 'minimax-m3', 'MiniMaxAI/MiniMax-M2.1', { model: 'minimax/minimax-m2', baseURL: 'https://openrouter.ai/api/v1' }],
   rejects: ['kimi-k2-instruct', 'glm-4.6', 'qwen3-max'],
   requests: [
-    { name: 'MiniMax-M2: parallel_tool_calls dropped, no thinking switch', model: 'MiniMax-M2', toolChoiceName: 'done', after: { tool_choice: { type: 'function', function: { name: 'done' } } }, absent: ['parallel_tool_calls', 'thinking'] },
-    { name: 'minimax-m3: thinking disabled, parallel_tool_calls dropped', model: 'minimax-m3', after: { thinking: { type: 'disabled' } }, absent: ['parallel_tool_calls'] },
-    { name: 'MiniMax-M3-Preview is an M3 model', model: 'MiniMax-M3-Preview', after: { thinking: { type: 'disabled' } }, absent: ['parallel_tool_calls'] },
+    { name: 'MiniMax-M2 on its API: parallel_tool_calls dropped, no thinking switch', model: 'MiniMax-M2', baseURL: 'https://api.minimax.io/v1', toolChoiceName: 'done', after: { tool_choice: { type: 'function', function: { name: 'done' } } }, absent: ['parallel_tool_calls', 'thinking'] },
+    { name: 'minimax-m3: thinking disabled, parallel_tool_calls dropped on api.minimaxi.com', model: 'minimax-m3', baseURL: 'https://api.minimaxi.com/v1', after: { thinking: { type: 'disabled' } }, absent: ['parallel_tool_calls'] },
+    { name: 'MiniMax-M3-Preview is an M3 model', model: 'MiniMax-M3-Preview', baseURL: 'https://api.minimax.io/v1', after: { thinking: { type: 'disabled' } }, absent: ['parallel_tool_calls'] },
+    { name: 'MiniMax-M2 on a local vLLM keeps parallel_tool_calls (a provider patch, not the model\'s)', model: 'MiniMaxAI/MiniMax-M2', baseURL: 'http://127.0.0.1:8000/v1', after: { parallel_tool_calls: false } },
   ],
   responses: [
     { name: 'interleaved <think> in content beside a parsed call', model: 'MiniMax-M2', response: thinkInContent, expected: { name: 'done', args: { text: 'Form submitted.' } } },
@@ -26,7 +27,7 @@ testAdapter(minimaxAdapter(), {
 })
 
 testAdapter(minimaxAdapter({ thinking: true }), {
-  requests: [{ name: 'thinking: true sends no thinking switch to M3', model: 'minimax-m3', absent: ['thinking', 'parallel_tool_calls'] }],
+  requests: [{ name: 'thinking: true sends no thinking switch to M3', model: 'minimax-m3', baseURL: 'https://api.minimax.io/v1', absent: ['thinking', 'parallel_tool_calls'] }],
 })
 
 describe('minimaxAdapter', () => {

@@ -7,6 +7,8 @@ export interface MiniMaxAdapterOptions {
   thinking?: boolean
 }
 
+// MiniMax's own API (api.minimax.io, api.minimaxi.com): where its provider patch applies.
+const MINIMAX_API = /(?:^|\.)minimaxi?\.(?:io|com|chat)(?::\d+)?$/
 // MiniMax-M3 has a thinking switch; M2.x always thinks (interleaved) and has none.
 const M3 = /^minimax-m3/
 
@@ -21,8 +23,9 @@ const CODES: Record<string, [InvokeErrorType, string]> = {
 }
 
 /**
- * MiniMax (api.minimax.io and MiniMax models served elsewhere): drops `parallel_tool_calls`
- * (MiniMax rejects it) and sends `thinking: { type: 'disabled' }` to M3 models only. With
+ * MiniMax (api.minimax.io and MiniMax models served elsewhere). Provider API, on MiniMax's hosts
+ * only: `parallel_tool_calls` dropped (MiniMax's API rejects it; vLLM takes it). Model quirks,
+ * wherever the model runs: `thinking: { type: 'disabled' }` to M3 models only, and the history below. With
  * `reasoning_split` MiniMax returns its thinking in `reasoning_details`; the adapter copies it into
  * `reasoning_content`, where the SDK reads reasoning. MiniMax's `base_resp.status_code` errors are
  * classified (1008 balance → `quota_exceeded`, 1026/1027 → `content_filter`, 1039 →
@@ -54,7 +57,7 @@ export function minimaxAdapter(options: MiniMaxAdapterOptions = {}): Adapter {
     // `content` as written, or its `reasoning_details` with `reasoning_split`.
     echoFields: { message: ['content', 'reasoning_details'] },
     patchRequest(body, context) {
-      delete body.parallel_tool_calls
+      if (MINIMAX_API.test(context.host)) delete body.parallel_tool_calls
       if (M3.test(context.modelId) && !options.thinking) body.thinking = { type: 'disabled' }
     },
     fixResponse(response) {

@@ -25,6 +25,8 @@ const UPSTREAM_RATE = /rate[ -]?limit|too many requests|\b429\b/i
  * `rate_limit`), and the upstream provider's name in the message. `result.messages` keeps
  * `reasoning_details` (declared in `echoFields`), which OpenRouter wants sent back unchanged.
  *
+ * Every patch here is the provider's: it applies on OpenRouter's host only.
+ *
  * @example
  * ```ts
  * import { createClient } from '@wildcall/sdk'

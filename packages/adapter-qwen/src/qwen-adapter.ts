@@ -24,6 +24,9 @@ const THINKING_ONLY = /(?:^|-)thinking(?:-|$)/
  * that still leaks into `content` (a server that ignores the flag) is split off by the SDK's
  * generic reasoning repair, which reports it in `fixes`.
  *
+ * Every request patch here is a model quirk: it applies wherever Qwen runs (a server without
+ * the `enable_thinking` switch ignores it, or refuses it once and the client drops it).
+ *
  * @example
  * ```ts
  * import { createClient } from '@wildcall/sdk'

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -78,7 +78,7 @@ describe('wildcall (built CLI)', { timeout: 90_000 }, () => {
       const unknownFlag = await wildcall(['doctor', '--base-url', server.url, '--model', 'm', '--verbose'])
       expect(unknownFlag.code).toBe(2)
       // One clean line naming the option and what the command takes, not Node's advice about '--'.
-      expect(unknownFlag.stderr).toContain('wildcall doctor: unknown option --verbose. Options: --base-url, --model, --api-key, --timeout-ms, --stream, --adapter, --json, --quiet (-q), --help (-h).')
+      expect(unknownFlag.stderr).toContain('wildcall doctor: unknown option --verbose. Options: --base-url, --model, --api-key, --timeout-ms, --stream, --probe, --profile, --adapter, --json, --quiet (-q), --help (-h).')
       expect(unknownFlag.stderr).not.toContain('positional argument')
       expect(unknownFlag.stderr).toContain('wildcall doctor --help')
       const missingValue = await wildcall(['repair', '-', '--tools'])
@@ -276,6 +276,22 @@ export const version = '1.0.0'
       expect(none.code).toBe(2)
       expect(none.stderr).toContain('exports no adapter')
       expect(server.requests).toHaveLength(0)
+    })
+
+    it('should probe with --probe, write the profile with --profile, and refuse --profile alone', async () => {
+      server.setScript((request) =>
+        typeof request.body.tool_choice === 'object'
+          ? { status: 400, body: { error: { message: "Invalid tool_choice type: 'object'. Supported string values: none, auto, required" } } }
+          : { body: toolCallResponse('answer', { word: 'ready' }) },
+      )
+      const path = join(work, 'probed.json')
+      const run = await wildcall(['doctor', '--probe', '--base-url', server.url, '--model', 'acme-1', '--profile', path])
+      expect(run.code).toBe(0)
+      expect(run.stdout).toContain('tool_choice: required is taken.')
+      expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ version: 1, model: 'acme-1', toolChoice: 'required' })
+      const alone = await wildcall(['doctor', '--profile', path, '--base-url', server.url, '--model', 'acme-1'])
+      expect(alone.code).toBe(2)
+      expect(alone.stderr).toContain('--profile goes with --probe')
     })
   })
 

@@ -7,6 +7,7 @@ import { diffJson, formatChanges, type JsonChange } from './diff-json'
 import { loadAdapterModules } from './load-adapters'
 import { ExitCode } from './exit-code'
 import { parseCommandArguments } from './parse-command-arguments'
+import { runProbe } from './run-probe'
 import { indent, redactText, describeAction } from './format-output'
 
 export const DOCTOR_HELP = `Usage: wildcall doctor --base-url URL --model NAME [options]
@@ -25,6 +26,10 @@ Options:
   --api-key KEY       API key (env WILDCALL_API_KEY; prefer the env: flags end up in shell history)
   --timeout-ms MS     give up on the request after MS milliseconds (default 60000)
   --stream            send the request as a stream (stream: true), as client.stream() does
+  --probe             instead, learn what the endpoint wants in at most 6 small requests (tool_choice
+                      forms, a second turn with and without reasoning, a streamed call) and print
+                      the profile a client can start from
+  --profile PATH      with --probe: write that profile (JSON) to PATH, for createClient({ profile })
   --adapter PATH      also load the adapters a module exports (your own, built to JavaScript); they
                       match before the bundled ones. Repeat for several modules.
   --json              print one JSON report on stdout (progress still goes to stderr)
@@ -79,6 +84,8 @@ export async function runDoctor(args: string[], io: CliIo): Promise<number> {
     'api-key': { type: 'string' },
     'timeout-ms': { type: 'string' },
     stream: { type: 'boolean' },
+    probe: { type: 'boolean' },
+    profile: { type: 'string' },
     adapter: { type: 'string', multiple: true },
     json: { type: 'boolean' },
     quiet: { type: 'boolean', short: 'q' },
@@ -98,6 +105,8 @@ export async function runDoctor(args: string[], io: CliIo): Promise<number> {
   const progress = values.quiet ? () => {} : (text: string) => io.stderr(`${text}\n`)
 
   const adapters = [...(await loadAdapterModules(values.adapter ?? [], 'doctor')), ...createAllAdapters()]
+  if (values.probe) return runProbe({ baseURL, model, apiKey, timeoutMs, adapters, profilePath: values.profile, json: values.json === true }, io)
+  if (values.profile !== undefined) throw new UsageError('doctor: --profile goes with --probe, e.g. --probe --profile profile.json')
   const report = await diagnose({ baseURL, model, apiKey, timeoutMs, stream: values.stream === true, adapters, progress })
   io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatDoctorReport(report))
   return EXIT_BY_OUTCOME[report.outcome]

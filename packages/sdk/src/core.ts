@@ -54,3 +54,5 @@ export type {
   ToolSetOutput,
   Usage,
 } from './types'
+export type { EndpointProfile } from './client/profile'
+export type { MessageFieldRule } from './client/adapt-to-message-field'

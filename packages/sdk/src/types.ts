@@ -520,4 +520,6 @@ export type ClientEvents = {
   fix: { codes: string[] }
   error: { error: import('./errors/invoke-error').InvokeError }
   action: { name: string; input: unknown; output?: unknown; error?: unknown; durationMs: number }
+  /** The client learnt something about its endpoint: `profile` is the new `client.profile`. */
+  learned: { profile: import('./client/profile').EndpointProfile }
 }

@@ -16,13 +16,18 @@ export interface FieldChange {
 }
 
 // Without these there is no request to make: a server that rejects them is not one to adapt to.
-const ESSENTIAL = new Set(['model', 'messages', 'tools', 'stream'])
+export const ESSENTIAL = new Set(['model', 'messages', 'tools', 'stream'])
 // How servers say they do not take a field: OpenAI ("Unsupported parameter", "is not supported with
 // this model"), Azure ("Unrecognized request argument supplied"), pydantic behind vLLM and others
 // ("Extra inputs are not permitted"), Google ("Unknown name … Cannot find field"), Python servers
 // ("unexpected keyword argument").
-const REJECTED = /unsupported|not supported|unrecogni[sz]ed|unknown (?:name|field|parameter|argument)|extra (?:inputs?|fields?)|not permitted|not allowed|does(?: not|n't) support|unexpected (?:keyword )?argument|cannot find field|invalid (?:parameter|field)/i
+export const REJECTED = /unsupported|not supported|unrecogni[sz]ed|unknown (?:name|field|parameter|argument)|extra (?:inputs?|fields?)|not permitted|not allowed|does(?: not|n't) support|unexpected (?:keyword )?argument|cannot find field|invalid (?:parameter|field)/i
 const INSTEAD = /\buse\s+['"`]?(\w+)['"`]?\s+instead/i
+// A `tool_choice` form refused in other words: LM Studio ("Invalid tool_choice type: 'object'.
+// Supported string values: none, auto, required"), thinking models ("tool_choice 'required' is
+// incompatible with thinking enabled", Anthropic's "may not be enabled when tool_choice forces tool use").
+const CHOICE = /tool[_ ]choice|forc\w{0,3} tool|named tool/i
+const CHOICE_REFUSED = /invalid|incompatible|may not|cannot|can't|only|must be/i
 
 /**
  * The changes a 400/422 asks for, when it says which top-level fields of `body` the server does not
@@ -41,7 +46,10 @@ export function findFieldChanges(body: ChatRequest, error: InvokeError, kept: Re
   if (error.type !== 'bad_request' || (error.status !== 400 && error.status !== 422)) return []
   const raw = error.rawResponse
   const text = typeof raw === 'string' ? raw : tryStringify(raw)
-  if (typeof text !== 'string' || !REJECTED.test(text)) return []
+  if (typeof text !== 'string') return []
+  // A named choice becomes 'required', 'required' becomes none ('auto', the call asked for in the prompt).
+  if (body.tool_choice !== undefined && !kept.has('tool_choice') && CHOICE.test(text) && (REJECTED.test(text) || CHOICE_REFUSED.test(text))) return [changeFor(body, 'tool_choice', '')]
+  if (!REJECTED.test(text)) return []
   const fields = Object.keys(body).filter((key) => !ESSENTIAL.has(key) && !kept.has(key))
   // regex-bounded: the pattern is the request's own field names, escaped, between literals and `\s*` runs that literals separate (test: packages/sdk/src/linear-time.test.ts)
   const named = (pattern: (field: string) => string) => fields.filter((field) => new RegExp(pattern(field.replace(/\W/g, '\\$&')), 'i').test(text))
@@ -57,6 +65,18 @@ function changeFor(body: ChatRequest, field: string, text: string): FieldChange 
   if (field === 'tool_choice' && typeof body.tool_choice === 'object' && body.tool_choice !== null) return { field, required: true }
   const rename = INSTEAD.exec(text)?.[1]
   return rename && rename !== field && !Object.hasOwn(body, rename) ? { field, rename } : { field }
+}
+
+/**
+ * `body` asking in its system message for the call that a refused `tool_choice` no longer forces
+ * (the caller's messages are not modified: the system turn is a copy, or a new first message).
+ */
+export function instructToCall(body: ChatRequest, toolName: string | undefined): ChatRequest {
+  const instruction = `Answer only by calling ${toolName ? `the tool "${toolName}"` : 'one of the tools'}, never in plain text.`
+  if (!Array.isArray(body.messages)) return body
+  const [first, ...rest] = body.messages
+  const system = first?.role === 'system' && typeof first.content === 'string'
+  return { ...body, messages: system ? [{ ...first, content: `${first.content}\n\n${instruction}` }, ...rest] : [{ role: 'system', content: instruction }, ...body.messages] }
 }
 
 /** `body` with `change` applied (a new top-level object; the caller's nested values are shared, not copied). */

@@ -101,9 +101,10 @@ describe.each(modes)('result.messages (%s)', (mode) => {
       reasoning_content: 'Think first.',
       tool_calls: [{ id: 'call_x', type: 'function', function: { name: 'click', arguments: '{"index":1}' }, extra_content: signature }],
     })
-    // Without the declaration nothing extra is carried.
+    // Without the declaration only the reasoning is carried (what goes back is decided per request).
     const plain = await run(mode, {}, [user], makeTools())
-    expect(plain.messages[0]).not.toHaveProperty('reasoning_content')
+    expect(plain.messages[0]).toMatchObject({ reasoning_content: 'Think first.' })
+    expect(plain.messages[0]).not.toHaveProperty('provider_debug')
     expect(plain.messages[0]!.tool_calls![0]).not.toHaveProperty('extra_content')
   })
 

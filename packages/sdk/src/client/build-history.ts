@@ -3,6 +3,7 @@ import { isPlainObject } from '../repair/coerce'
 import { splitReasoning } from '../repair/split-reasoning'
 import type { ChatMessage, ChatResponseMessage, ChatToolCall, Tool, ToolCall } from '../types'
 import { tryStringify } from '../util/stringify'
+import { isReasoningField } from './adapt-to-message-field'
 
 /** The echo declarations of every adapter of a chain, merged. */
 export interface ResolvedEchoFields {
@@ -77,9 +78,13 @@ export function buildAssistantTurn(source: AnswerSource, toolCall: ToolCall, ech
   return copyEchoed(message, { role: 'assistant', content: verbatim ? (message.content as string) : proseOf(source), tool_calls: [call] }, echo)
 }
 
-/** Copies the declared message fields of a response's message onto a history turn (never the turn's own role, content or calls). */
+/**
+ * Copies the declared message fields of a response's message, and every reasoning field it carries
+ * (whatever the family calls it), onto a history turn (never the turn's own role, content or calls).
+ * What of it goes back is decided per request (`sendMessageFields`).
+ */
 export function copyEchoed(message: ChatResponseMessage, turn: ChatMessage, echo: ResolvedEchoFields): ChatMessage {
-  for (const field of echo.message) {
+  for (const field of [...echo.message, ...Object.keys(message).filter(isReasoningField)]) {
     if (field === 'role' || field === 'content' || field === 'tool_calls') continue
     const value = (message as Record<string, unknown>)[field]
     if (value !== undefined && value !== null) turn[field] = value

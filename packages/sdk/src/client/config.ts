@@ -119,6 +119,12 @@ export interface ClientConfig {
    * which tool to call). Default `true`; `false` resends the same bytes. Per call: `invoke(…, { reask })`.
    */
   reask?: boolean
+  /**
+   * A profile saved from `client.profile` (the object, or its JSON text; `null` for none): the client
+   * starts from what an earlier one learnt about this base URL and model. A corrupt, outdated or
+   * foreign profile is ignored, with a warning to `logger`.
+   */
+  profile?: import('./profile').EndpointProfile | string | null
 }
 
 const HEADER_NAME = /^[!#$%&'*+\-.^\w`|~]+$/

@@ -11,6 +11,7 @@ import { validateConfig, type ClientConfig } from './config'
 import { collectSecrets } from './redact'
 import { resolveEndpoint } from './resolve-endpoint'
 import { prepareStep, responseOrder, runAttempt, type ClientState, type InvokeOptions, type StreamingSupport } from './invoke'
+import { loadProfile, readProfile, type EndpointProfile } from './profile'
 import { readWholeBody } from './read-body'
 import type { StreamRun } from './stream'
 import { streaming } from './streaming'
@@ -35,12 +36,14 @@ export interface Client {
    * `@wildcall/sdk/core` client needs `streaming` (from `@wildcall/sdk/streaming`) in its config.
    */
   stream<Tools extends ToolSet>(messages: ChatMessage[], tools: Tools, options?: InvokeOptions): StreamRun<ToolSetInput<Tools>, ToolSetOutput<Tools>, ToolName<Tools>>
-  /** Typed events: `request`, `response`, `retry`, `fix`, `error`, `action`. */
+  /** Typed events: `request`, `response`, `retry`, `fix`, `error`, `action`, `learned`. */
   readonly events: Emitter<ClientEvents>
   /** Names of the adapters that matched this client, in patch order; the default `openai` adapter only for GPT models. */
   readonly adapters: readonly string[]
   /** The model name as configured. */
   readonly model: string
+  /** What this client learnt about its endpoint so far (a fresh plain object on each read): save it and pass it back as `createClient({ profile })`. */
+  readonly profile: EndpointProfile
 }
 
 const warnedTemperature = new WeakSet<object>()
@@ -103,16 +106,22 @@ function createClientWith(config: ClientConfig, defaultReaders: readonly Reader[
     responseChain: responseOrder(chain),
     events,
     fieldChanges: [],
+    messageFields: {},
+    promptMode: false,
     echo: collectEchoFields(chain),
     readers: composeReaders([...(config.readers ?? []), ...chain.flatMap((adapter) => adapter.readers ?? [])], defaultReaders),
     // Validated above: only the value of `@wildcall/sdk/streaming` passes.
     streaming: (config.streaming as StreamingSupport | undefined) ?? defaultStreaming,
   }
+  loadProfile(state, config.profile)
   const onRetry = (info: ClientEvents['retry']) => events.emit('retry', info)
   return {
     events,
     adapters: state.adapterNames,
     model: config.model,
+    get profile() {
+      return readProfile(state)
+    },
     // The pipeline validates `args` with the tool's own schema and returns what its execute returned,
     // so the typed view of the result is sound; the casts only carry it through the untyped core.
     stream<Tools extends ToolSet>(messages: ChatMessage[], tools: Tools, options?: InvokeOptions) {

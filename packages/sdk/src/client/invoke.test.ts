@@ -75,7 +75,7 @@ describe('invoke', () => {
       ['429 rate limit', { status: 429, headers: { 'retry-after-ms': '1' }, body: { error: { message: 'Rate limit reached', code: 'rate_limit_exceeded' } } }, 'rate_limit', 2],
       ['404 model', { status: 404, body: { error: { message: 'The model `gpt-9` does not exist', code: 'model_not_found' } } }, 'model_not_found', 1],
       ['LM Studio no model loaded', { status: 404, body: { error: { message: 'No models loaded. Please load a model.' } } }, 'model_not_found', 1],
-      ['400', { status: 400, body: { error: { message: "Invalid value for 'tool_choice'." } } }, 'bad_request', 1],
+      ['400', { status: 400, body: { error: { message: "Invalid value for 'top_logprobs'." } } }, 'bad_request', 1],
       ['422', { status: 422, body: { detail: [{ msg: 'field required' }] } }, 'bad_request', 1],
       ['500', { status: 500, body: { error: { message: 'Internal error' } } }, 'server_error', 2],
       ['502 HTML page', { status: 502, body: '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>' }, 'server_error', 2],
@@ -304,11 +304,12 @@ describe('invoke', () => {
       expect(await observedDelay({ status: 429, headers: { 'retry-after': 'soon-ish' } })).toBe(7)
     })
 
-    it('should throw at once, with retryAfterMs, when the server asks for longer than maxRetryAfterMs', async () => {
+    it('should throw at once a non-retryable quota_exceeded, with retryAfterMs, when the server asks for longer than maxRetryAfterMs', async () => {
       script({ status: 429, headers: { 'retry-after': '3600' }, body: { error: { message: 'Slow down' } } })
       const started = Date.now()
       const error = await invokeError(makeClient({ retry: { limit: 3, maxRetryAfterMs: 10_000 } }))
-      expect(error.type).toBe('rate_limit')
+      expect(error.type).toBe('quota_exceeded')
+      expect(error.retryable).toBe(false)
       expect(error.retryAfterMs).toBe(3_600_000)
       expect(server.requests).toHaveLength(1)
       expect(Date.now() - started).toBeLessThan(1_000)

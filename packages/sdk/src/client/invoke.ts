@@ -10,7 +10,9 @@ import type { Reader } from '../repair/reader'
 import { repairWithReaders } from '../repair/repair-tool-call'
 import { abortReason, type ResolvedRetryOptions } from '../retry/with-retry'
 import type { AttemptDetail, ChatMessage, ChatRequest, ChatResponse, ChatResponseMessage, ClientEvents, FinishClass, InvokeResult, Tool, ToolCall, ToolExecuteContext, ToolSet, Usage } from '../types'
-import { applyFieldChange, changedFields, describeFieldChange, findFieldChanges, snapshotFields, type FieldChange } from './adapt-to-rejected-field'
+import { applyFieldChange, changedFields, describeFieldChange, findFieldChanges, instructToCall, snapshotFields, type FieldChange } from './adapt-to-rejected-field'
+import { learnMessageFields, sendMessageFields, type MessageFieldRule } from './adapt-to-message-field'
+import { noteLearned } from './profile'
 import { assertInvokeInput, buildRequest } from './build-request'
 import { buildAssistantTurn, buildToolMessage, generateCallId, toolOutputContent, type ResolvedEchoFields } from './build-history'
 import { isReaskable, reaskMessages } from './reask'
@@ -68,6 +70,10 @@ export interface ClientState {
   fieldChanges: FieldChange[]
   /** The provider fields the adapters need echoed in history. */
   echo: ResolvedEchoFields
+  /** Fields of history turns the endpoint asked for (`echo`) or refused (`strip`) on earlier steps. */
+  messageFields: Record<string, MessageFieldRule>
+  /** Tools described in the prompt rather than sent (learnt when the endpoint refuses tools). */
+  promptMode: boolean
   /** The readers of text formats, in the order they run: the config's, the adapters', the default set. */
   readers: readonly Reader[]
   /** `client.stream()` and the reading of stream events a server sends to a plain request (in a core client not given `streaming`, refusals that say to pass it). */
@@ -101,6 +107,8 @@ export interface StepState {
   signal?: AbortSignal
   /** The caller's messages (never modified) and options: a reask rebuilds the body from them. */
   messages: ChatMessage[]
+  /** The messages the body was last built from (the caller's, or with a reask's turns). */
+  source: ChatMessage[]
   options: InvokeOptions
   /** Every HTTP request of the step so far. */
   details: AttemptDetail[]
@@ -151,11 +159,14 @@ function patchBody(step: StepState, messages: ChatMessage[]): void {
     if (patch) body = runHook(adapter, 'patchRequest', () => patch.call(adapter, body, context)) ?? body
   }
   const requestFixes: string[] = []
+  body.messages = sendMessageFields(body.messages, client.echo, client.messageFields, requestFixes)
+  const choice = body.tool_choice
   for (const change of client.fieldChanges) {
     const changed = applyFieldChange(body, change)
     if (changed !== body) requestFixes.push(describeFieldChange(change))
     body = changed
   }
+  if (choice !== undefined && body.tool_choice === undefined) body = instructToCall(body, context.toolChoiceName)
   const transform = config.transformRequestBody
   let kept: ReadonlySet<string> = NONE
   if (transform) {
@@ -173,6 +184,7 @@ function patchBody(step: StepState, messages: ChatMessage[]): void {
   }
   step.requestFixes = requestFixes
   step.kept = kept
+  step.source = messages
   setBody(step, body)
 }
 
@@ -197,22 +209,24 @@ function setBody(step: StepState, body: ChatRequest): void {
 const MAX_ADAPTATIONS = 4
 
 /**
- * Adapts the step to a 400/422 that names fields the server does not take: each is dropped (or
- * renamed, or a named tool_choice becomes 'required') for this request and every later one of the
- * client. Returns whether the request should be sent again.
+ * Adapts the step to a 400/422 that names fields the server does not take or wants: a field of the
+ * history turns echoed or stripped, or top-level fields dropped (or renamed, or a named tool_choice
+ * made 'required', then none), for this request and every later one of the client. Returns whether
+ * the request should be sent again.
  */
 function adaptToRejection(step: StepState, error: unknown): boolean {
   if (!isInvokeError(error) || step.adapted >= MAX_ADAPTATIONS) return false
-  const changes = findFieldChanges(step.body, error, step.kept)
-  if (changes.length === 0) return false
-  step.adapted++
-  let body = step.body
-  for (const change of changes) {
-    body = applyFieldChange(body, change)
-    step.requestFixes.push(describeFieldChange(change))
-    if (!step.client.fieldChanges.some((known) => known.field === change.field && known.required === change.required)) step.client.fieldChanges.push(change)
+  const { client } = step
+  let learned = learnMessageFields(error, step.body.messages, step.source, step.body, client.messageFields)
+  for (const change of learned ? [] : findFieldChanges(step.body, error, step.kept)) {
+    if (client.fieldChanges.some((known) => known.field === change.field && known.required === change.required)) continue
+    client.fieldChanges.push(change)
+    learned = true
   }
-  setBody(step, body)
+  if (!learned) return false
+  step.adapted++
+  patchBody(step, step.source)
+  noteLearned(client)
   return true
 }
 
@@ -321,7 +335,7 @@ export function tryParseJson(text: string): unknown {
 
 /** Classifies a failed status (or a 2xx `{ error }` body), then lets adapters reword it. */
 export function classifyError(step: StepState, status: number, headers: Headers, text: string, parsed: unknown = tryParseJson(text), statusText?: string): InvokeError {
-  let error = classifyHttpError(status, headers, text, parsed, statusText)
+  let error = classifyHttpError(status, headers, text, parsed, statusText, step.client.retry.maxRetryAfterMs)
   const base = { ...step.context, status, body: parsed, bodyText: text }
   for (const adapter of step.client.responseChain) {
     const hook = adapter.classifyError

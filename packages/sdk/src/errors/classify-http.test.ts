@@ -47,6 +47,30 @@ describe('classifyHttpError', () => {
   })
 
   describe('quota versus rate limit', () => {
+    it.each([
+      ['a monthly usage limit that resets in days', 'Monthly usage limit reached. Resets in 16 days.', { 'retry-after': '1382400' }, 1_382_400_000],
+      ['a daily quota', 'Daily request quota exceeded for this key.', {}, undefined],
+      ['a reset hours away', 'Too many requests. Please try again in 3 hours.', {}, 10_800_000],
+      ['a Retry-After beyond maxRetryAfterMs', 'Slow down', { 'retry-after': '7200' }, 7_200_000],
+    ])('should make a 429 with %s a non-retryable quota_exceeded that keeps retryAfterMs', (_name, message, headers, retryAfterMs) => {
+      const error = classifyHttpError(429, new Headers(headers), JSON.stringify({ error: { message } }), { error: { message } }, undefined, 60_000)
+      expect(error).toMatchObject({ type: 'quota_exceeded', retryable: false })
+      expect(error.retryAfterMs).toBe(retryAfterMs)
+    })
+
+    it('should keep a per-minute rate limit that says when to retry a rate_limit', () => {
+      const message = 'Rate limit reached for gpt-4.1 on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in 20s.'
+      const error = classifyHttpError(429, new Headers({ 'retry-after': '20' }), JSON.stringify({ error: { message } }), { error: { message } }, undefined, 60_000)
+      expect(error).toMatchObject({ type: 'rate_limit', retryable: true, retryAfterMs: 20_000 })
+    })
+
+    it('should read a hostile 429 body of repeated "resets in" in linear time', () => {
+      const message = 'resets in '.repeat(20_000)
+      const started = performance.now()
+      expect(classifyHttpError(429, undefined, message, undefined, undefined, 60_000).type).toBe('rate_limit')
+      expect(performance.now() - started).toBeLessThan(500)
+    })
+
     it('should classify 429 insufficient_quota as quota_exceeded, never rate_limit', () => {
       const error = classify(429, openai('You exceeded your current quota, please check your plan and billing details.', 'insufficient_quota', 'insufficient_quota'), { 'retry-after': '1' })
       expect(error.type).toBe('quota_exceeded')

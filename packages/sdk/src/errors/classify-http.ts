@@ -186,6 +186,10 @@ const QUOTA_CODES = /^(?:insufficient_quota|exceeded_current_quota(?:_error)?|in
 // Chinese wordings too (Zhipu's 1113, SiliconFlow, Baidu): "余额不足" insufficient balance, "欠费" in
 // arrears, "请充值" please recharge.
 const QUOTA_WORDS = /insufficient[\s_](?:balance|credits?|funds|quota)|credit balance is too low|out of credits|balance is (?:not enough|insufficient)|billing (?:hard )?limit|account (?:is )?(?:in arrears|overdue)|check your plan and billing|余额不足|欠费|请充值/i
+// A limit that lasts: "Monthly usage limit reached. Resets in 16 days.", a reset hours or days away
+// (not "Rate limit reached … try again in 20s").
+// regex-bounded: the gap before the unit is at most 20 characters (test: packages/sdk/src/errors/classify-http.test.ts)
+const LIMIT_WORDS = /usage limit|(?:daily|weekly|monthly) (?:\w+ )?(?:limit|quota)|quota (?:is )?(?:exhausted|used up)|(?:resets?|try again|retry) (?:in|after) [^.]{0,20}?\b(?:hours?|days?|weeks?|months?)\b/i
 const AUTH_CODES = /^(?:invalid_api_key|authentication_error|permission_error|permission_denied|unauthenticated|unauthorized|invalid_authentication|access_denied|forbidden)$/i
 const AUTH_WORDS = /(?:invalid|incorrect|missing|expired|revoked) (?:api[\s_-]?key|authentication|token|bearer)|api[\s_-]?key (?:is )?(?:not valid|invalid|missing|expired|required)|unauthorized|unauthenticated|authentication (?:failed|required)/i
 const MODEL_CODES = /^(?:model_not_found|not_found_error|model_not_available|modelnotfound|not_found)$/i
@@ -215,9 +219,11 @@ interface Verdict {
   what: string
   /** What the caller should do. */
   advice: string
+  /** The server's delay stays on the error (a limit that resets). */
+  wait?: boolean
 }
 
-function decide(status: number, message: string, has: (pattern: RegExp) => boolean, haystack: string, retryAfterMs: number | undefined): Verdict {
+function decide(status: number, message: string, has: (pattern: RegExp) => boolean, haystack: string, retryAfterMs: number | undefined, maxRetryAfterMs: number): Verdict {
   if (CONTEXT_PATTERNS.some((pattern) => pattern.test(haystack))) {
     return { type: 'context_length', what: "the prompt is longer than the model's context window", advice: 'Shorten the conversation (drop or summarise old messages, trim tool results) or use a model with a larger window; retrying the same request will not help.' }
   }
@@ -229,9 +235,11 @@ function decide(status: number, message: string, has: (pattern: RegExp) => boole
   }
   // Quota before rate: OpenAI sends `insufficient_quota` with 429, and retrying never helps it. A
   // "quota" message that also says when to retry (Gemini's per-minute quotas) is a rate limit,
-  // unless its limit is 0 (Gemini: the plan has no quota at all for this model).
-  if (status === 402 || has(QUOTA_CODES) || (QUOTA_WORDS.test(message) && (retryAfterMs === undefined || /\blimit: 0\b/.test(message)))) {
-    return { type: 'quota_exceeded', what: 'the account is out of quota, credits or balance', advice: 'Top up or raise the spending limit with your provider, or use another API key; retrying will not help.' }
+  // unless its limit is 0 (Gemini: the plan has no quota at all for this model). So is a 429 whose
+  // limit lasts (its words say so, or its delay is longer than the client waits): it keeps the delay.
+  const lasts = status === 429 && (LIMIT_WORDS.test(message) || retryAfterMs! > maxRetryAfterMs)
+  if (lasts || status === 402 || has(QUOTA_CODES) || (QUOTA_WORDS.test(message) && (retryAfterMs === undefined || /\blimit: 0\b/.test(message)))) {
+    return { type: 'quota_exceeded', what: 'the account is out of quota, credits or balance', advice: 'Top up or raise the spending limit with your provider, or use another API key; retrying will not help.', wait: lasts }
   }
   if (status < 500 && (has(FILTER_CODES) || FILTER_WORDS.test(message))) {
     return { type: 'content_filter', what: "the provider's safety or moderation system refused the conversation", advice: 'Rephrase or remove the content it objects to; retrying the same request will not help.' }
@@ -280,7 +288,8 @@ function quote(value: string, limit = 300): string {
  * Classifies a failed HTTP response (or a 2xx carrying `{ error }`) into an {@link InvokeError},
  * from its status, its body and its headers. The message says what happened and what to do and
  * quotes the provider's own words. `bodyText` must already be redacted; `body` is its parse (or
- * `undefined` when it is not JSON).
+ * `undefined` when it is not JSON). A 429 whose delay is over `maxRetryAfterMs` (the client's
+ * `retry.maxRetryAfterMs`), or whose words say a usage limit lasts, is `quota_exceeded`.
  *
  * @example
  * ```ts
@@ -289,7 +298,7 @@ function quote(value: string, limit = 300): string {
  * error.retryAfterMs // 2000
  * ```
  */
-export function classifyHttpError(status: number, headers: HeadersLike | undefined, bodyText: string, body: unknown, statusText?: string): InvokeError {
+export function classifyHttpError(status: number, headers: HeadersLike | undefined, bodyText: string, body: unknown, statusText?: string, maxRetryAfterMs = Infinity): InvokeError {
   const detail = readProviderError(body, bodyText)
   const ok = status >= 200 && status < 300
   // The body's own code, type and status (`rate_limit_exceeded`, `invalid_request_error`, `RESOURCE_EXHAUSTED`).
@@ -299,8 +308,8 @@ export function classifyHttpError(status: number, headers: HeadersLike | undefin
   const haystack = [...names, detail.message, body === undefined ? '' : bodyText.slice(0, 20_000)].filter(Boolean).join(' \n ')
   // The whole body too: Google puts the delay in a RetryInfo detail (`"retryDelay": "37s"`), not the message.
   const hinted = parseRetryAfter(headers, [detail.message, bodyText.slice(0, 5_000)].filter(Boolean).join('\n'))
-  const verdict = decide(effective, detail.message ?? '', has, haystack, hinted)
-  const retryAfterMs = verdict.type === 'rate_limit' || verdict.type === 'server_error' ? hinted : undefined
+  const verdict = decide(effective, detail.message ?? '', has, haystack, hinted, maxRetryAfterMs)
+  const retryAfterMs = verdict.wait || verdict.type === 'rate_limit' || verdict.type === 'server_error' ? hinted : undefined
   // The reason phrase as the server sent it (HTTP/2 sends none).
   const label = ok ? `HTTP ${status} with an error body` : `HTTP ${status}${statusText?.trim() ? ` ${statusText.trim()}` : ''}`
   const labels = [detail.code, detail.type].filter((value) => value !== undefined && value !== detail.message)

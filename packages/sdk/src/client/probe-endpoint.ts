@@ -1,0 +1,104 @@
+import { isInvokeError } from '../errors/invoke-error'
+import type { ChatMessage, InvokeResult, Tool } from '../types'
+import { isRecord } from '../util/is-record'
+import { isReasoningField } from './adapt-to-message-field'
+import type { ClientConfig } from './config'
+import { createClient } from './create-client'
+import type { EndpointProfile } from './profile'
+
+/** One stage of {@link probeEndpoint}: what it sent, and how it ended. */
+export interface ProbeStep {
+  name: 'tool_choice' | 'second turn' | 'stream'
+  ok: boolean
+  /** The repairs and request changes of the stage (`tool-choice-required`, `echoed-message-field:reasoning_content` …). */
+  fixes: string[]
+  error?: { type: string; message: string }
+}
+
+/** What {@link probeEndpoint} found. */
+export interface ProbeReport {
+  /** What the probe learnt: pass it as `createClient({ profile })`. */
+  profile: EndpointProfile
+  /** HTTP requests sent (at most 6). */
+  requests: number
+  steps: ProbeStep[]
+  /** The fields the server returned reasoning in (`reasoning_content`, `reasoning` …). */
+  reasoningFields: string[]
+  /** The `max_tokens` of each request: a stage that ends in `output_truncated` spent it before writing a call (a model that reasons first). */
+  maxTokens: number
+}
+
+const LIMIT = 6
+const SPENT = `the probe's ${LIMIT} requests are spent`
+// Any arguments pass: the probe asks what the endpoint takes, not what the model writes.
+const answer: Tool = {
+  description: 'Report one word',
+  inputSchema: { '~standard': { version: 1, vendor: 'wildcall', validate: (value: unknown) => ({ value }), jsonSchema: { input: () => ({ type: 'object', properties: { word: { type: 'string' } }, required: ['word'] }) } } } as Tool['inputSchema'],
+}
+const ask = (word: string): ChatMessage => ({ role: 'user', content: `Call the answer tool with word "${word}".` })
+
+/**
+ * Learns what an endpoint wants in a short, bounded conversation (at most 6 small requests): a
+ * named `tool_choice` (then `'required'`, then none, as far as the endpoint refuses them), a second
+ * turn whose history carries the first turn's call (sent without its reasoning, then with it if the
+ * endpoint demands it), and a streamed call. Resolves with the profile learnt and each stage's
+ * outcome; it never throws for the endpoint's answers (a bad config is a `config_error`). A stage is
+ * `ok` when the endpoint took its request, even if the model wrote no call (a reasoning model that
+ * spends `maxTokens` thinking: `output_truncated`; a server that answers 200 to anything). What a
+ * stage cannot tell apart stays out of the profile: nothing refused means nothing learnt.
+ *
+ * @example
+ * ```ts
+ * const { profile, steps } = await probeEndpoint({ baseURL: 'http://localhost:1234/v1', model: 'acme-reasoner-2' })
+ * for (const step of steps) console.log(step.name, step.ok ? 'taken' : step.error?.type, step.fixes)
+ * const client = createClient({ baseURL: 'http://localhost:1234/v1', model: 'acme-reasoner-2', profile })
+ * ```
+ */
+export async function probeEndpoint(config: ClientConfig): Promise<ProbeReport> {
+  let requests = 0
+  const send = config.customFetch ?? globalThis.fetch.bind(globalThis)
+  const maxTokens = config.maxTokens ?? 256
+  const client = createClient({
+    ...config,
+    maxTokens,
+    profile: null,
+    retry: 0,
+    reask: false,
+    customFetch: (input, init) => (requests < LIMIT ? (requests++, send(input, init)) : Promise.reject(new Error(SPENT))),
+  })
+  const steps: ProbeStep[] = []
+  const reasoningFields = new Set<string>()
+  const tools = { answer }
+  const stage = async (name: ProbeStep['name'], run: () => Promise<InvokeResult>) => {
+    const step: ProbeStep = { name, ok: false, fixes: [] }
+    if (requests >= LIMIT) return void steps.push({ ...step, error: { type: 'skipped', message: SPENT } })
+    steps.push(step)
+    let raw: unknown
+    try {
+      const result = await run()
+      step.ok = true
+      step.fixes = result.fixes
+      raw = result.rawResponse
+      return result
+    } catch (error) {
+      if (!isInvokeError(error)) throw error
+      step.error = { type: error.type, message: error.message }
+      raw = error.rawResponse
+      // Answered (a 200), though with no call: the request itself was taken.
+      if (error.status === undefined && raw !== undefined) step.ok = error.type !== 'invalid_response' && error.type !== 'invalid_schema'
+      return undefined
+    } finally {
+      const message = isRecord(raw) && Array.isArray(raw.choices) && isRecord(raw.choices[0]) ? raw.choices[0].message : undefined
+      if (isRecord(message)) for (const key in message) if (isReasoningField(key) && message[key]) reasoningFields.add(key)
+    }
+  }
+  const first = await stage('tool_choice', () => client.invoke([ask('ready')], tools, { toolChoiceName: 'answer' }))
+  const call = { id: 'call_probe', type: 'function' as const, function: { name: 'answer', arguments: '{"word":"ready"}' } }
+  const turn: ChatMessage = { role: 'assistant', content: null, tool_calls: [call] }
+  for (const field of reasoningFields) turn[field] = 'The user wants the answer tool.'
+  const history = first?.messages ?? [turn, { role: 'tool', tool_call_id: call.id, content: 'ready' }]
+  await stage('second turn', () => client.invoke([ask('ready'), ...history, ask('done')], tools, { toolChoiceName: 'answer' }))
+  await stage('stream', () => client.stream([ask('ready')], tools, { toolChoiceName: 'answer' }).result)
+
+  return { profile: client.profile, requests, steps, reasoningFields: [...reasoningFields], maxTokens }
+}

@@ -1,0 +1,106 @@
+import { isRecord } from '../util/is-record'
+import { tryParseJson, type ClientState } from './invoke'
+import { ESSENTIAL, type FieldChange } from './adapt-to-rejected-field'
+import { TURN_FIELDS, type MessageFieldRule } from './adapt-to-message-field'
+
+/**
+ * Everything a client learnt about its endpoint (one base URL + model) from the endpoint's own
+ * answers: plain, versioned JSON. Read it as `client.profile` (the `learned` event fires when it
+ * changes), save it where you like, and pass it back as `createClient({ profile })`: the new client
+ * then skips every request that failed before. An entry that stops being true is corrected after
+ * one failure, as it was learnt.
+ *
+ * @example
+ * ```ts
+ * const client = createClient({ baseURL, model, profile: localStorage.getItem('wildcall-profile') })
+ * client.events.on('learned', ({ profile }) => localStorage.setItem('wildcall-profile', JSON.stringify(profile)))
+ * // e.g. { version: 1, baseURL: 'http://localhost:1234/v1', model: 'acme-reasoner-2', fields: [{ field: 'parallel_tool_calls' }],
+ * //        toolChoice: 'required', messageFields: { reasoning_content: 'echo' } }
+ * ```
+ */
+export interface EndpointProfile {
+  version: 1
+  /** The base URL it was learnt at (as the client resolved it: no query, no trailing slash). */
+  baseURL: string
+  model: string
+  /** Request fields the endpoint refused (dropped), or wanted under another name (`rename`). */
+  fields: Array<{ field: string; rename?: string }>
+  /** The `tool_choice` form the endpoint took after refusing a named one: `'required'`, or `'auto'` (none sent; the prompt asks for the call). */
+  toolChoice?: 'required' | 'auto'
+  /** Fields of history turns the endpoint wants back (`echo`) or refuses (`strip`). */
+  messageFields: Record<string, MessageFieldRule>
+  /** `'prompt'` once the endpoint refused tools: they are described in the prompt instead. */
+  toolMode?: 'prompt'
+}
+
+/**
+ * The profile of what `state` learnt so far (a fresh object each time).
+ *
+ * @example
+ * ```ts
+ * readProfile(state) // { version: 1, baseURL, model, fields: [], messageFields: {} } before anything is learnt
+ * ```
+ */
+export function readProfile(state: ClientState): EndpointProfile {
+  const { baseURL, model } = state.match
+  const profile: EndpointProfile = { version: 1, baseURL, model, fields: [], messageFields: { ...state.messageFields } }
+  for (const { field, rename, required } of state.fieldChanges) {
+    if (field === 'tool_choice') profile.toolChoice = required && profile.toolChoice !== 'auto' ? 'required' : 'auto'
+    else profile.fields.push(rename ? { field, rename } : { field })
+  }
+  if (state.promptMode) profile.toolMode = 'prompt'
+  return profile
+}
+
+/**
+ * Tells the client's listeners that its profile changed (`learned` event). Call it after changing
+ * what the client learnt (`fieldChanges`, `messageFields`, `promptMode`).
+ *
+ * @example
+ * ```ts
+ * state.promptMode = true
+ * noteLearned(state)
+ * ```
+ */
+export function noteLearned(state: ClientState): void {
+  state.events.emit('learned', { profile: readProfile(state) })
+}
+
+const isName = (value: unknown): boolean => typeof value === 'string' && /^[a-z]\w*$/i.test(value) && !ESSENTIAL.has(value) && !TURN_FIELDS.has(value)
+
+/**
+ * Starts `state` from a saved profile (an object, or its JSON text; `null`/`undefined` for none). A
+ * profile that is corrupt, outdated or saved for another base URL or model changes nothing: the
+ * logger is told, and the client learns afresh.
+ *
+ * @example
+ * ```ts
+ * loadProfile(state, JSON.parse(readFileSync('profile.json', 'utf8')))
+ * ```
+ */
+export function loadProfile(state: ClientState, saved: unknown): void {
+  if (saved == null) return
+  const profile = (typeof saved === 'string' ? tryParseJson(saved) : saved) as EndpointProfile
+  let problem = 'not a wildcall profile of version 1'
+  if (isRecord(profile) && profile.version === 1) {
+    problem = `saved for "${profile.model}" at ${profile.baseURL}`
+    if (profile.baseURL === state.match.baseURL && profile.model === state.match.model) {
+      problem = 'corrupt'
+      try {
+        const { fields, toolChoice, messageFields, toolMode } = profile
+        const fieldChanges: FieldChange[] = fields.map(({ field, rename }) => (rename ? { field, rename } : { field }))
+        if (toolChoice) fieldChanges.push(toolChoice === 'required' ? { field: 'tool_choice', required: true } : { field: 'tool_choice' })
+        const learned = { fieldChanges, messageFields: { ...messageFields }, promptMode: toolMode === 'prompt' }
+        // What reads back exactly as saved, with names that can only be fields of the request or of a turn: nothing else is applied.
+        const valid =
+          [...fieldChanges.flatMap(({ field, rename }) => [field, rename ?? field]), ...Object.keys(messageFields)].every((name) => name === 'tool_choice' || isName(name)) &&
+          Object.values(messageFields).every((rule) => rule === 'echo' || rule === 'strip') &&
+          JSON.stringify(readProfile({ ...state, ...learned })) === JSON.stringify(profile)
+        if (valid) return void Object.assign(state, learned)
+      } catch {
+        // A shape that does not even destructure is corrupt too.
+      }
+    }
+  }
+  state.config.logger?.warn(`[wildcall] Ignored the saved profile (${problem}): the client learns afresh.`)
+}
