@@ -70,10 +70,10 @@ export function buildRequest(input: BuildRequestInput): ChatRequest {
   const body: ChatRequest = {
     model: input.model,
     messages: wire ? wireHistory(input.messages) : input.messages,
-    tools: Object.keys(input.tools).map((name) => toolDefinition(toWireName(name), input.tools[name]!)),
+    tools: Object.keys(input.tools).map((name) => toolDefinition(wire ? toWireName(name) : name, input.tools[name]!)),
     tool_choice:
       input.toolChoiceName && !input.disableNamedToolChoice
-        ? { type: 'function', function: { name: toWireName(input.toolChoiceName) } }
+        ? { type: 'function', function: { name: wire ? toWireName(input.toolChoiceName) : input.toolChoiceName } }
         : 'required',
     parallel_tool_calls: false,
   }

@@ -9,7 +9,7 @@ import { InvokeError } from '../errors/invoke-error'
  */
 export function toWireName(name: string): string {
   const safe = name.replace(/[^\w-]/g, '_')
-  if (safe.length <= 64 && /^[ -~]+$/.test(name)) return safe
+  if (safe.length <= 64 && /^[\x20-\x7e]+$/.test(name)) return safe
   // FNV-1a over the UTF-16 code units: short, stable, and nothing to download.
   let hash = 0x811c9dc5
   for (let index = 0; index < name.length; index++) hash = Math.imul(hash ^ name.charCodeAt(index), 0x01000193)
@@ -18,7 +18,7 @@ export function toWireName(name: string): string {
 }
 
 // Keyed by the tool set: computed once, checked against its names (a set may gain tools between steps).
-const byToolSet = new WeakMap<object, [names: string, toOwn: Map<string, string> | undefined]>()
+const byToolSet = new WeakMap<object, [names: string[], toOwn: Map<string, string> | undefined]>()
 
 /**
  * For a tool set with names the OpenAI API refuses: each tool's wire name → its own name (the
@@ -27,19 +27,17 @@ const byToolSet = new WeakMap<object, [names: string, toOwn: Map<string, string>
  */
 export function wireNames(tools: object): Map<string, string> | undefined {
   const names = Object.keys(tools)
-  // NUL joins: no tool name holds one.
-  const key = names.join('\0')
   const cached = byToolSet.get(tools)
-  if (cached?.[0] === key) return cached[1]
+  if (cached?.[0].length === names.length && cached[0].every((name, index) => name === names[index])) return cached[1]
   let toOwn: Map<string, string> | undefined = new Map()
   let renamed = false
   for (const name of names) {
     const sent = toWireName(name)
-    if (toOwn.has(sent)) throw new InvokeError('config_error', `invoke: tools "${toOwn.get(sent)}" and "${name}" are both sent as "${sent}" (a name the OpenAI API refuses is sent rewritten): rename one.`)
+    if (toOwn.has(sent)) throw new InvokeError('config_error', `invoke: tools "${toOwn.get(sent)}" and "${name}" are both sent as "${sent}": rename one.`)
     toOwn.set(sent, name)
     renamed ||= sent !== name
   }
   if (!renamed) toOwn = undefined
-  byToolSet.set(tools, [key, toOwn])
+  byToolSet.set(tools, [names, toOwn])
   return toOwn
 }
