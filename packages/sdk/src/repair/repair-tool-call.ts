@@ -87,7 +87,9 @@ const mentionsInternals = (text: string) => text.includes('proto') || text.inclu
  * validates, calls drafted in the reasoning — then normalised (envelopes, encodings, the macro
  * tool's shape, schema-guided coercion) and validated. The first valid one is the step; the others
  * are reported in `dropped` and as the fix `dropped-calls:N`. It never picks an action the model did
- * not write, apart from a macro tool's configured `fallbackAction`.
+ * not write, apart from a macro tool's configured `fallbackAction`. A tool whose name the OpenAI API
+ * refuses (`Calendar.create_event`) is also found under the name `invoke` sends it as
+ * (`Calendar_create_event`); the call always carries the tool's own name.
  *
  * @example
  * ```ts
