@@ -44,7 +44,7 @@ const modes = [
   ['stream', (messages: ChatMessage[], tools: ReturnType<typeof makeTools>, options = {}) => client().stream(messages, tools, options).result],
 ] as const
 
-describe.each(modes)('client.%s with tool names the OpenAI API refuses', (_mode, run) => {
+describe.each(modes)('client.%s with tool names the OpenAI API refuses', (mode, run) => {
   it('should send wire names, map the call back to the own name, execute once, and send the history under wire names again', async () => {
     const tools = makeTools()
     answer(toolCallResponse(WIRE, args))
@@ -99,6 +99,20 @@ describe.each(modes)('client.%s with tool names the OpenAI API refuses', (_mode,
     const long = await run(history, tools)
     expect(long.toolCall.name).toBe(LONG)
     expect(long.toolResult).toBe('inserted')
+  })
+
+  it('should resend a failed answer under the wire name when it reasks, and execute only the valid call', async () => {
+    const tools = makeTools()
+    const replies = [toolCallResponse(WIRE, { title: 'review' }), toolCallResponse(WIRE, args)]
+    server.setScript((request, index) => (request.body.stream ? streamedReply(replies[index]!) : { body: replies[index]! }))
+    const retrying = createClient({ baseURL: server.url, model: 'gpt-4.1-mini', retry: { limit: 1, baseDelayMs: 1, jitter: false } })
+    const result = await (mode === 'invoke' ? retrying.invoke(history, tools) : retrying.stream(history, tools).result)
+    expect(result.toolCall).toMatchObject({ name: OWN, args })
+    expect(result.attempts).toBe(2)
+    const resent = server.requests[1]!.body.messages
+    expect(resent[1]!.tool_calls![0]!.function.name).toBe(WIRE)
+    expect(server.requests[1]!.body.tools!.map((tool) => tool.function.name)[0]).toBe(WIRE)
+    expect(created).toHaveBeenCalledTimes(1)
   })
 
   it('should take a native call under the own name too', async () => {
