@@ -52,7 +52,8 @@ describe('scripts/check-size.mjs', () => {
   // Up +2.1 kB (59,869 → 61,922) for learning what an endpoint wants (issue 21): history reasoning
   // echoed or stripped as the endpoint says, more tool_choice refusals, the lasting 429, the profile
   // (client.profile, learned, createClient({ profile }) with its checks), and probeEndpoint (667 B).
-  const SDK_CEILING = 62_975
+  // Up 250 B (59,869 → 60,119) for tool names the OpenAI API refuses sent under wire names and mapped back.
+  const SDK_CEILING = 63225
   it(`should keep @wildcall/sdk under its ratchet ceiling of ${SDK_CEILING} B gzip`, () => {
     const sdk = byName.get('@wildcall/sdk')!
     expect(sdk.gzip).toBeLessThanOrEqual(SDK_CEILING)
@@ -67,7 +68,8 @@ describe('scripts/check-size.mjs', () => {
   // messages and options and of repairToolCall's tools, which had let raw TypeErrors out (40,048).
   // 40,115 for the reasoning markers of Kimi K3, Apertus and Gemma 4 (measured 40,111).
   // Up +1.45 kB (40,062 → 41,512) for the same learning, probeEndpoint aside (it is the root's only).
-  const CORE_CEILING = 41_600
+  // Up 253 B (40,062 → 40,315) for tool names sent under wire names and mapped back.
+  const CORE_CEILING = 41860
   it(`should keep @wildcall/sdk/core under its ratchet ceiling of ${CORE_CEILING} B gzip, without the markup readers`, () => {
     const core = byName.get('@wildcall/sdk/core')!
     const root = byName.get('@wildcall/sdk')!

@@ -246,6 +246,26 @@ describe('mcpTools', () => {
     expect(running.calls).toEqual([{ name: 'files.read', args: {} }])
   })
 
+  it('should run a tool keyed by its dotted server name: sent under a wire-safe name, called and recorded under its own', async () => {
+    const running = await connect([weather, createEvent])
+    const listed = await mcpTools(running.client)
+    // Keyed by the names the server uses, as an app that shows them would do.
+    const tools = Object.fromEntries(Object.values(listed).map((tool) => [tool.mcp.name, tool]))
+    const input = { title: 'review', when: { day: '2026-12-02', hours: 1 } }
+    model.setScript([{ body: toolCallResponse('calendar_create_event', input) }, { body: toolCallResponse('get_weather', { city: 'Oslo' }) }])
+    const result = await llm().invoke(messages, tools, { toolChoiceName: 'calendar.create_event' })
+    expect(model.requests[0]!.body.tools!.map((tool) => tool.function.name)).toEqual(['get_weather', 'calendar_create_event'])
+    expect(model.requests[0]!.body.tool_choice).toEqual({ type: 'function', function: { name: 'calendar_create_event' } })
+    expect(result.toolCall).toMatchObject({ name: 'calendar.create_event', args: input })
+    expect(result.messages[0]!.tool_calls![0]!.function.name).toBe('calendar.create_event')
+    expect(result.toolResult).toEqual({ id: 'evt_1', ...input })
+    expect(running.calls).toEqual([{ name: 'calendar.create_event', args: input }])
+
+    await llm().invoke([...messages, ...result.messages], tools)
+    expect(model.requests[1]!.body.messages[1]!.tool_calls![0]!.function.name).toBe('calendar_create_event')
+    expect(running.calls.map((call) => call.name)).toEqual(['calendar.create_event', 'get_weather'])
+  })
+
   it('should keep the tools of two servers apart with a prefix each', async () => {
     const a = await connect([weather])
     const b = await connect([weather])

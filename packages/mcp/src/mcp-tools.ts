@@ -114,7 +114,8 @@ const MAX_PAGES = 1000
  *
  * Names: a name the OpenAI API refuses (a `.`, `/` or space, over 64 characters) is rewritten
  * (`files/read` → `files_read`), and names that then collide get `_2`, `_3`…; each tool's `mcp.name`
- * maps it back. Give each server a `prefix` when you combine several.
+ * maps it back. Give each server a `prefix` when you combine several. (A set keyed by the server's
+ * own names works too: `invoke` sends such names rewritten the same way and maps the calls back.)
  *
  * @example
  * ```ts

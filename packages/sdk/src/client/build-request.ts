@@ -1,7 +1,7 @@
 import { InvokeError } from '../errors/invoke-error'
-import { assertToolName } from '../tool/check-tool-definition'
 import { assertTool } from '../tool/define-tool'
 import { toToolJsonSchema } from '../tool/schema'
+import { toWireName, wireNames } from '../tool/wire-names'
 import { isRecord } from '../util/is-record'
 import type { ChatMessage, ChatRequest, ChatToolDefinition, ToolSet } from '../types'
 
@@ -57,7 +57,7 @@ export function assertInvokeInput(messages: unknown, tools: unknown, toolChoiceN
   if (typeof tools !== 'object' || tools === null || Array.isArray(tools) || Object.keys(tools).length === 0) {
     throw new InvokeError('config_error', 'invoke: "tools" must be an object of at least one tool, e.g. { AgentOutput }.')
   }
-  for (const name of Object.keys(tools)) assertToolName(name, 'invoke')
+  wireNames(tools)
   if (toolChoiceName !== undefined && (typeof toolChoiceName !== 'string' || !Object.hasOwn(tools, toolChoiceName))) {
     throw new InvokeError('config_error', `invoke: toolChoiceName "${String(toolChoiceName)}" is not one of the tools (${Object.keys(tools).join(', ')}).`)
   }
@@ -65,13 +65,15 @@ export function assertInvokeInput(messages: unknown, tools: unknown, toolChoiceN
 
 /** The OpenAI chat-completions body of one step, before adapters patch it. */
 export function buildRequest(input: BuildRequestInput): ChatRequest {
+  // Names the OpenAI API refuses go out under their wire names (none in the usual case).
+  const wire = wireNames(input.tools)
   const body: ChatRequest = {
     model: input.model,
-    messages: input.messages,
-    tools: Object.keys(input.tools).map((name) => toolDefinition(name, input.tools[name]!)),
+    messages: wire ? wireHistory(input.messages) : input.messages,
+    tools: Object.keys(input.tools).map((name) => toolDefinition(wire ? toWireName(name) : name, input.tools[name]!)),
     tool_choice:
       input.toolChoiceName && !input.disableNamedToolChoice
-        ? { type: 'function', function: { name: input.toolChoiceName } }
+        ? { type: 'function', function: { name: wire ? toWireName(input.toolChoiceName) : input.toolChoiceName } }
         : 'required',
     parallel_tool_calls: false,
   }
@@ -83,4 +85,19 @@ export function buildRequest(input: BuildRequestInput): ChatRequest {
     body.stream_options = { include_usage: true }
   }
   return body
+}
+
+/** The caller's history with its calls' names as sent (copies: the caller's messages are never modified). */
+function wireHistory(messages: ChatMessage[]): ChatMessage[] {
+  return messages.map((message) =>
+    Array.isArray(message.tool_calls)
+      ? {
+          ...message,
+          tool_calls: message.tool_calls.map((call) => {
+            const name = call?.function?.name
+            return typeof name === 'string' ? { ...call, function: { ...call.function, name: toWireName(name) } } : call
+          }),
+        }
+      : message,
+  )
 }

@@ -1,7 +1,6 @@
 import { z } from 'zod/v4'
 import { errorMessage, InvokeError, isAbortError, isInvokeError } from '../errors/invoke-error'
 import { abortReason } from '../retry/with-retry'
-import { assertToolName } from '../tool/check-tool-definition'
 import { assertTool } from '../tool/define-tool'
 import { isStandardSchema, setToolJsonSchema, toToolJsonSchema, validateSchema, type InferSchemaOutput, type SchemaIssue, type StandardSchemaLike } from '../tool/schema'
 import type { MacroToolInfo, Tool, ToolExecuteContext, ToolSet } from '../types'
@@ -175,7 +174,6 @@ export function createMacroTool<Tools extends ToolSet, Reflection extends Standa
   const actions: Record<string, Tool> = {}
   for (const name of Object.keys(tools)) {
     if (RESERVED.has(name)) throw new InvokeError('config_error', `createMacroTool: "${name}" cannot be an action name. Rename the tool.`)
-    assertToolName(name, 'createMacroTool', 'action name')
     assertTool(tools[name], name)
     actions[name] = tools[name]!
   }

@@ -1,6 +1,7 @@
 import { errorMessage, InvokeError, isInvokeError } from '../errors/invoke-error'
 import { assertTool } from '../tool/define-tool'
 import { validateSchema } from '../tool/schema'
+import { wireNames } from '../tool/wire-names'
 import { isReaderList, READER_LIST_RULE } from '../util/is-record'
 import type { ChatResponseMessage, ChatToolCall, Tool, ToolCall, ToolSet } from '../types'
 import { coerceToSchema, isPlainObject, pushFix, sanitizeValue } from './coerce'
@@ -86,7 +87,9 @@ const mentionsInternals = (text: string) => text.includes('proto') || text.inclu
  * validates, calls drafted in the reasoning — then normalised (envelopes, encodings, the macro
  * tool's shape, schema-guided coercion) and validated. The first valid one is the step; the others
  * are reported in `dropped` and as the fix `dropped-calls:N`. It never picks an action the model did
- * not write, apart from a macro tool's configured `fallbackAction`.
+ * not write, apart from a macro tool's configured `fallbackAction`. A tool whose name the OpenAI API
+ * refuses (`Calendar.create_event`) is also found under the name `invoke` sends it as
+ * (`Calendar_create_event`); the call always carries the tool's own name.
  *
  * @example
  * ```ts
@@ -166,7 +169,10 @@ function takeCleanCall(message: ChatResponseMessage, tools: ToolSet): RepairResu
   const call = calls[0]
   const name = call?.function?.name
   const text = call?.function?.arguments
-  if (typeof name !== 'string' || typeof text !== 'string' || !Object.hasOwn(tools, name) || mentionsInternals(text)) return undefined
+  if (typeof name !== 'string' || typeof text !== 'string' || mentionsInternals(text)) return undefined
+  // The name the tool was sent under (when its own is one the OpenAI API refuses) means the tool too.
+  const own = Object.hasOwn(tools, name) ? name : wireNames(tools)?.get(name)
+  if (own === undefined) return undefined
   let args: unknown
   try {
     args = JSON.parse(text)
@@ -174,7 +180,7 @@ function takeCleanCall(message: ChatResponseMessage, tools: ToolSet): RepairResu
     return undefined
   }
   if (typeof args !== 'object' || args === null) return undefined
-  const tool = tools[name]!
+  const tool = tools[own]!
   // Arguments shaped as an envelope (`{"arguments": {"name": "John"}, "name": "get_age"}`) are read by
   // role on the slow path: the schema would strip `arguments` and keep the tool's name as the argument.
   // Arguments whose every key is a field of the tool are arguments, so the envelope test (a few regex
@@ -184,7 +190,7 @@ function takeCleanCall(message: ChatResponseMessage, tools: ToolSet): RepairResu
   if (!checked.success) return undefined
   const id = call!.id
   // No object spread here: a conditional spread costs more than the whole validation in V8.
-  const toolCall: RepairResult['toolCall'] = typeof id === 'string' && id ? { id, name, args: checked.data } : { name, args: checked.data }
+  const toolCall: RepairResult['toolCall'] = typeof id === 'string' && id ? { id, name: own, args: checked.data } : { name: own, args: checked.data }
   return { toolCall, tool, fixes: [], dropped: NO_DROPPED }
 }
 
@@ -212,6 +218,9 @@ interface Context {
   /** Tool and action names, for `extractCalls` and for deciding whether an envelope names a call. */
   names: Set<string>
   macros: Array<[string, Tool]>
+  /** Name sent → own name, when some tool is sent under another name; `ownNames` is then `names` without those sent. */
+  toOwn: Map<string, string> | undefined
+  ownNames: Set<string>
   toolChoiceName: string | undefined
   failures: Failure[]
   /** The answer (or a call's arguments) ends inside a value it never closed. */
@@ -223,7 +232,8 @@ interface Context {
 function createContext(tools: ToolSet, options: RepairOptions, readers: readonly Reader[]): Context {
   if (typeof tools !== 'object' || tools === null) throw new InvokeError('config_error', 'repairToolCall: "tools" must be an object of tools.')
   const toolNames = Object.keys(tools)
-  const names = new Set(toolNames)
+  const toOwn = wireNames(tools)
+  let names = new Set(toolNames)
   const macros: Array<[string, Tool]> = []
   for (const name of toolNames) {
     const macro = tools[name]?.macro
@@ -231,10 +241,13 @@ function createContext(tools: ToolSet, options: RepairOptions, readers: readonly
     macros.push([name, tools[name]!])
     for (const action of Object.keys(macro.actions)) names.add(action)
   }
+  // A model may write a tool's own name or the one it was sent under: both are known names.
+  const ownNames = names
+  if (toOwn) names = new Set([...names, ...toOwn.keys()])
   // The named tool's macro first: its actions win when two macro tools share an action name.
   const chosen = options.toolChoiceName
   if (chosen !== undefined) macros.sort(([a], [b]) => Number(b === chosen) - Number(a === chosen))
-  return { tools, toolNames, names, macros, toolChoiceName: chosen !== undefined && Object.hasOwn(tools, chosen) ? chosen : undefined, failures: [], unclosed: false, readers }
+  return { tools, toolNames, names, ownNames, macros, toOwn, toolChoiceName: chosen !== undefined && Object.hasOwn(tools, chosen) ? chosen : undefined, failures: [], unclosed: false, readers }
 }
 
 function repairMessage(message: ChatResponseMessage, tools: ToolSet, options: RepairOptions, readers: readonly Reader[]): RepairResult {
@@ -502,12 +515,14 @@ function decodeArguments(raw: unknown, fixes: string[]): Decoded {
 }
 
 /** Finds the tool (or the macro tool and action) a name means, spelled as {@link matchName} reads it. */
-function findTool(name: string, context: Context): { toolName: string; tool: Tool; action?: string } | undefined {
-  const known = matchName(name, context.names)
+function findTool(name: string, context: Context): { toolName: string; tool: Tool; action?: string; known: string } | undefined {
+  // A name loosely equal to a tool's own name and to the one it is sent under means that tool.
+  const known = matchName(name, context.names) ?? (context.toOwn && matchName(name, context.ownNames))
   if (known === undefined) return undefined
-  if (Object.hasOwn(context.tools, known)) return { toolName: known, tool: context.tools[known]! }
+  const own = context.toOwn?.get(known) ?? known
+  if (Object.hasOwn(context.tools, own)) return { toolName: own, tool: context.tools[own]!, known }
   for (const [toolName, tool] of context.macros) {
-    if (Object.hasOwn(tool.macro!.actions, known)) return { toolName, tool, action: known }
+    if (Object.hasOwn(tool.macro!.actions, known)) return { toolName, tool, action: known, known }
   }
   return undefined
 }
@@ -571,7 +586,7 @@ function inferTool(args: unknown, context: Context, fixes: string[]): { toolName
     const inner = args[keys[0]!]
     if (named && !named.action && (isPlainObject(inner) || typeof inner === 'string')) {
       pushFix(fixes, 'tool-name-as-key')
-      if (named.toolName !== keys[0]) pushFix(fixes, 'normalized-tool-name')
+      if (named.known !== keys[0]) pushFix(fixes, 'normalized-tool-name')
       return { ...named, args: inner }
     }
     for (const [toolName, tool] of context.macros) {
@@ -590,7 +605,7 @@ function inferTool(args: unknown, context: Context, fixes: string[]): { toolName
     const found = findTool(flat.name, context)!
     const { [flat.key]: _name, ...rest } = args as Record<string, unknown>
     pushFix(fixes, 'flattened-action')
-    if (found.toolName !== flat.name && found.action !== flat.name) pushFix(fixes, 'normalized-tool-name')
+    if (found.known !== flat.name) pushFix(fixes, 'normalized-tool-name')
     return { toolName: found.toolName, tool: found.tool, args: found.action ? liftIntoShell(found.action, rest, found.tool, fixes) : flatInput(rest, fieldsOf(flat.name, context), fixes) }
   }
   const fallback = fallbackTool(context)
@@ -689,7 +704,7 @@ function resolveCall(raw: RawCall, context: Context): Success | Failure {
     }
     toolName = found.toolName
     tool = found.tool
-    if (found.toolName !== name && found.action !== name) pushFix(fixes, 'normalized-tool-name')
+    if (found.known !== name) pushFix(fixes, 'normalized-tool-name')
     if (found.action) {
       pushFix(fixes, 'action-as-tool')
       args = liftIntoShell(found.action, args, tool, fixes)
