@@ -107,6 +107,7 @@ function createClientWith(config: ClientConfig, defaultReaders: readonly Reader[
     readers: composeReaders([...(config.readers ?? []), ...chain.flatMap((adapter) => adapter.readers ?? [])], defaultReaders),
     // Validated above: only the value of `@wildcall/sdk/streaming` passes.
     streaming: (config.streaming as StreamingSupport | undefined) ?? defaultStreaming,
+    promptMode: false,
   }
   const onRetry = (info: ClientEvents['retry']) => events.emit('retry', info)
   return {

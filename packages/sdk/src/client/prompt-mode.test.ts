@@ -1,0 +1,247 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { createClient, createMacroTool, defineTool, isInvokeError, type ChatMessage, type InvokeResult, type StreamEvent, type ToolSet } from '../index'
+import { createClient as createCoreClient } from '../core'
+import { classifyHttpError, refusesTools } from '../errors/classify-http'
+import { sseChunks, startScriptedServer, type RecordedRequest, type ScriptedReply, type ScriptedServer } from '../testing'
+import { hermesPrompt, toPromptBody } from './prompt-mode'
+
+// The bodies real servers answer to a request with `tools` (issue 20).
+const REFUSALS = {
+  'Ollama /v1': { status: 400, body: { error: { message: 'registry.ollama.ai/library/gemma2:2b does not support tools', type: 'api_error' } }, fix: 'a model whose chat template supports tools' },
+  'Ollama native shape': { status: 400, body: { error: 'registry.ollama.ai/library/gemma2:2b does not support tools' }, fix: 'a model whose chat template supports tools' },
+  'vLLM without tool flags': { status: 400, body: { object: 'error', message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set', type: 'BadRequestError', code: 400 }, fix: '--enable-auto-tool-choice --tool-call-parser' },
+  'llama.cpp without --jinja': { status: 500, body: { error: { code: 500, message: 'tools param requires --jinja flag', type: 'server_error' } }, fix: '--jinja' },
+} as const
+type RefusalName = keyof typeof REFUSALS
+
+const executed: string[] = []
+const plainTools = {
+  click: defineTool({ description: 'Click the element with this index', inputSchema: z.object({ index: z.number().int() }), execute: ({ index }) => { executed.push(`click ${index}`); return `clicked ${index}` } }),
+  type_text: defineTool({ description: 'Type text', inputSchema: z.object({ text: z.string() }), execute: ({ text }) => { executed.push(`type ${text}`); return `typed ${text}` } }),
+  done: defineTool({ description: 'Finish', inputSchema: z.object({ text: z.string() }), execute: ({ text }) => { executed.push(`done ${text}`); return text } }),
+}
+const AgentOutput = createMacroTool(plainTools)
+
+// What the model writes on each of three steps, for the plain tools and for the macro tool.
+const PLAIN_CALLS = [
+  { name: 'click', arguments: { index: 3 } },
+  { name: 'type_text', arguments: { text: 'Grüße, "ok" <b>' } },
+  { name: 'done', arguments: { text: 'finished' } },
+]
+const MACRO_CALLS = PLAIN_CALLS.map((call) => ({ name: 'AgentOutput', arguments: { next_goal: `do ${call.name}`, action: { [call.name]: call.arguments } } }))
+
+const hasToolFields = (body: RecordedRequest['body']) =>
+  'tools' in body || 'tool_choice' in body || 'parallel_tool_calls' in body || body.messages.some((message) => message.role === 'tool' || 'tool_calls' in message || 'tool_call_id' in message)
+
+/**
+ * A local server whose model follows tools written in the prompt: a request with `tools` (or, when
+ * `strict`, with `tool_calls` or `role: 'tool'` in its history) gets the refusal; any other gets the
+ * call of the step it is at (counted by the `<tool_response>` turns), as Hermes text, whole or streamed.
+ */
+function modelServer(refusal: RefusalName, calls: typeof PLAIN_CALLS, strict = false) {
+  return (request: RecordedRequest): ScriptedReply => {
+    const { body } = request
+    if ('tools' in body || (strict && hasToolFields(body))) {
+      const { status, body: error } = strict && !('tools' in body) ? { status: 400, body: { error: "invalid message: unknown role 'tool'" } } : REFUSALS[refusal]
+      return { status, body: error }
+    }
+    const step = body.messages.filter((message) => typeof message.content === 'string' && message.content.startsWith('<tool_response>')).length
+    const call = calls[step]!
+    const text = `I will ${call.name}.\n<tool_call>\n${JSON.stringify(call)}\n</tool_call>`
+    if (!body.stream) return { body: { choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }] } }
+    const pieces = text.match(/[\s\S]{1,7}/g)!
+    return { chunks: sseChunks([...pieces.map((piece) => ({ choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] })), { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }]) }
+  }
+}
+
+let server: ScriptedServer | undefined
+afterEach(async () => {
+  await server?.close()
+  server = undefined
+  executed.length = 0
+})
+
+type Mode = 'invoke' | 'stream'
+async function runStep(client: ReturnType<typeof createClient>, mode: Mode, messages: ChatMessage[], tools: ToolSet, toolChoiceName?: string) {
+  const options = toolChoiceName ? { toolChoiceName } : {}
+  if (mode === 'invoke') return { result: await client.invoke(messages, tools, options), events: [] as StreamEvent[] }
+  const run = client.stream(messages, tools, options)
+  const events: StreamEvent[] = []
+  for await (const event of run) events.push(event)
+  return { result: (await run.result) as InvokeResult, events }
+}
+
+describe('toolMode "auto" against endpoints that refuse tools', () => {
+  const cases = Object.keys(REFUSALS).flatMap((refusal) => (['invoke', 'stream'] as const).flatMap((mode) => (['plain', 'macro'] as const).map((kind) => [refusal as RefusalName, mode, kind] as const)))
+  it.each(cases)('should run a three-step loop against %s (%s, %s tools): two requests on the first step, one on each later step', async (refusal, mode, kind) => {
+    const calls = kind === 'plain' ? PLAIN_CALLS : MACRO_CALLS
+    server = await startScriptedServer({ script: modelServer(refusal, calls) })
+    const client = createClient({ baseURL: server.url, model: 'gemma2:2b', retry: { limit: 2, baseDelayMs: 1, jitter: false } })
+    const tools: ToolSet = kind === 'plain' ? plainTools : { AgentOutput }
+    const messages: ChatMessage[] = [{ role: 'system', content: 'You drive a browser.' }, { role: 'user', content: 'Fill in the form.' }]
+    const perStep: number[] = []
+    for (let step = 0; step < 3; step++) {
+      const before = server.requests.length
+      const { result, events } = await runStep(client, mode, messages, tools, kind === 'macro' ? 'AgentOutput' : undefined)
+      perStep.push(server.requests.length - before)
+      expect(result.fixes).toContain('prompt-tools')
+      const expected = calls[step]!
+      expect(result.toolCall.name).toBe(expected.name)
+      expect(result.toolCall.args).toEqual(expected.arguments)
+      // Standard history: one assistant turn with tool_calls and one tool message.
+      expect(result.messages[0]).toMatchObject({ role: 'assistant', tool_calls: [{ function: { name: expected.name } }] })
+      expect(result.messages[1]).toMatchObject({ role: 'tool', tool_call_id: result.toolCall.id })
+      if (mode === 'stream') {
+        expect(events.some((event) => event.type === 'text')).toBe(true)
+        // The preview of the call being written, read from the text as it streams.
+        expect(events.filter((event) => event.type === 'partial').at(-1)).toMatchObject({ args: expected.arguments })
+      }
+      messages.push(...result.messages)
+    }
+    expect(perStep).toEqual([2, 1, 1])
+    expect(executed).toEqual(['click 3', 'type Grüße, "ok" <b>', 'done finished'])
+    const [native, ...prompted] = server.requests
+    expect(native!.body.tools).toBeDefined()
+    for (const request of prompted) expect(hasToolFields(request.body)).toBe(false)
+    // The last request: the caller's system text with the tools block, then history as text.
+    const last = prompted.at(-1)!.body.messages
+    expect(last[0]!.role).toBe('system')
+    expect(last[0]!.content).toMatch(/^You drive a browser\.\n\n# Tools\n[\s\S]*<tools>\n\{"name":/)
+    if (kind === 'macro') expect(last[0]!.content).toContain('Call exactly one: AgentOutput')
+    expect(last.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'user', 'assistant', 'user'])
+    expect(last[2]!.content).toContain(`<tool_call>\n${JSON.stringify(calls[0])}\n</tool_call>`)
+    expect(last[3]!.content).toBe('<tool_response>\nclicked 3\n</tool_response>')
+  })
+
+  it.each(['invoke', 'stream'] as const)('should keep an endpoint that also refuses tool_calls and role "tool" in history working (%s)', async (mode) => {
+    server = await startScriptedServer({ script: modelServer('Ollama /v1', PLAIN_CALLS, true) })
+    const client = createClient({ baseURL: server.url, model: 'gemma2:2b', retry: { limit: 2, baseDelayMs: 1, jitter: false } })
+    // A history written in native mode earlier (or by another client): standard tool_calls and tool messages.
+    const messages: ChatMessage[] = [
+      { role: 'user', content: 'Fill in the form.' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'click', arguments: '{"index":3}' } }] },
+      { role: 'tool', tool_call_id: 'call_1', content: 'clicked 3' },
+    ]
+    const perStep: number[] = []
+    for (let step = 1; step < 3; step++) {
+      const before = server.requests.length
+      const { result } = await runStep(client, mode, messages, plainTools)
+      perStep.push(server.requests.length - before)
+      expect(result.toolCall.args).toEqual(PLAIN_CALLS[step]!.arguments)
+      messages.push(...result.messages)
+    }
+    expect(perStep).toEqual([2, 1])
+    expect(hasToolFields(server.requests[0]!.body)).toBe(true)
+    expect(server.requests.slice(1).every((request) => !hasToolFields(request.body))).toBe(true)
+  })
+
+  it('should switch a core client (JSON readers only) too', async () => {
+    server = await startScriptedServer({ script: modelServer('llama.cpp without --jinja', PLAIN_CALLS) })
+    const client = createCoreClient({ baseURL: server.url, model: 'gemma-2-2b-it', retry: { limit: 2, baseDelayMs: 1, jitter: false } })
+    const result = await client.invoke([{ role: 'user', content: 'go' }], plainTools)
+    expect(result.toolCall).toMatchObject({ name: 'click', args: { index: 3 } })
+    expect(server.requests).toHaveLength(2)
+  })
+
+  it('should describe the tools in the prompt from the first request with toolMode "prompt", and let a call go native', async () => {
+    server = await startScriptedServer({ script: modelServer('Ollama /v1', PLAIN_CALLS) })
+    const client = createClient({ baseURL: server.url, model: 'gemma2:2b', toolMode: 'prompt' })
+    const result = await client.invoke([{ role: 'user', content: 'go' }], plainTools, { toolChoiceName: 'click' })
+    expect(server.requests).toHaveLength(1)
+    expect(result.toolCall.args).toEqual({ index: 3 })
+    const system = server.requests[0]!.body.messages[0]!
+    expect(system).toMatchObject({ role: 'system' })
+    expect(system.content).toMatch(/^# Tools\n/)
+    expect(system.content).toContain('Call exactly one: click')
+    await expect(client.invoke([{ role: 'user', content: 'go' }], plainTools, { toolMode: 'native' })).rejects.toMatchObject({ type: 'bad_request', retryable: false })
+    expect(server.requests).toHaveLength(2)
+  })
+})
+
+describe('toolMode "native" against endpoints that refuse tools', () => {
+  it.each(Object.keys(REFUSALS) as RefusalName[])('should fail with one request and the fix for %s', async (refusal) => {
+    server = await startScriptedServer({ script: modelServer(refusal, PLAIN_CALLS) })
+    const client = createClient({ baseURL: server.url, model: 'gemma2:2b', toolMode: 'native', retry: { limit: 3, baseDelayMs: 1, jitter: false } })
+    const error: unknown = await client.invoke([{ role: 'user', content: 'go' }], plainTools).catch((caught: unknown) => caught)
+    expect(isInvokeError(error)).toBe(true)
+    expect(error).toMatchObject({ type: 'bad_request', retryable: false, status: REFUSALS[refusal].status })
+    const { message } = error as Error
+    expect(message).toContain('the endpoint does not accept tools')
+    expect(message).toContain("toolMode: 'prompt'")
+    expect(message).toContain(REFUSALS[refusal].fix)
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('should still retry an ordinary 500, in any tool mode', async () => {
+    for (const toolMode of ['auto', 'native', 'prompt'] as const) {
+      server = await startScriptedServer({ script: [{ status: 500, body: { error: { message: 'Internal server error', type: 'server_error' } } }, { status: 500, body: { error: { message: 'CUDA out of memory', code: 500 } } }, { body: { choices: [{ index: 0, message: { role: 'assistant', content: '<tool_call>\n{"name": "click", "arguments": {"index": 3}}\n</tool_call>' }, finish_reason: 'stop' }] } }] })
+      const client = createClient({ baseURL: server.url, model: 'gemma2:2b', toolMode, retry: { limit: 2, baseDelayMs: 1, jitter: false } })
+      const result = await client.invoke([{ role: 'user', content: 'go' }], plainTools)
+      expect(result.toolCall.args).toEqual({ index: 3 })
+      expect(server.requests).toHaveLength(3)
+      expect(server.requests.every((request) => 'tools' in request.body === (toolMode !== 'prompt'))).toBe(true)
+      await server.close()
+      server = undefined
+    }
+  })
+})
+
+describe('refusesTools', () => {
+  const classify = (status: number, body: unknown) => classifyHttpError(status, undefined, JSON.stringify(body), body)
+  it.each(Object.entries(REFUSALS))('should recognise %s as a refusal of tools, not retryable', (_name, { status, body }) => {
+    const error = classify(status, body)
+    expect(refusesTools(error)).toBe(true)
+    expect(error).toMatchObject({ type: 'bad_request', retryable: false })
+  })
+
+  it.each([
+    [400, 'This model does not support function calling.'],
+    [400, 'Tool use is not supported for this model'],
+    [400, 'Function calling is not enabled for models/gemma-3-27b-it'],
+    [422, "The model doesn't support tools"],
+  ])('should recognise other wordings (%i "%s")', (status, message) => {
+    expect(refusesTools(classify(status, { error: { message } }))).toBe(true)
+  })
+
+  it.each([
+    [500, 'Internal server error'],
+    [400, "Unsupported parameter: 'parallel_tool_calls' is not supported with this model."],
+    [400, "tool_choice 'required' is not supported"],
+    [400, 'Tool choice is not supported by this provider'],
+    [400, "Invalid 'tools[0].function.parameters': 'format' is not supported"],
+    [400, 'This model does not support images'],
+    [200, 'registry.ollama.ai/library/gemma2:2b does not support tools'],
+  ])('should not take %i "%s" for one', (status, message) => {
+    expect(refusesTools(classify(status, { error: { message } }))).toBe(false)
+  })
+})
+
+describe('toPromptBody', () => {
+  it('should add a system message in front when the caller has none, merge a batch of results and keep the caller\'s messages', () => {
+    const messages: ChatMessage[] = [
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: 'Two at once.', tool_calls: [
+        { id: 'a', type: 'function', function: { name: 'click', arguments: '{"index":1}' } },
+        { id: 'b', type: 'function', function: { name: 'click', arguments: { index: 2 } } },
+      ] },
+      { role: 'tool', tool_call_id: 'a', content: 'one' },
+      { role: 'tool', tool_call_id: 'b', content: [{ type: 'text', text: 'two' }] },
+      { role: 'user', content: 'next' },
+    ]
+    const copy = structuredClone(messages)
+    const body = toPromptBody({ model: 'm', messages, tools: [{ type: 'function', function: { name: 'click', parameters: { type: 'object' } } }], tool_choice: 'required', parallel_tool_calls: false, max_tokens: 9 }, hermesPrompt)
+    expect(messages).toEqual(copy)
+    expect(body).toEqual({
+      model: 'm',
+      max_tokens: 9,
+      messages: [
+        { role: 'system', content: expect.stringContaining('<tools>\n{"name":"click","parameters":{"type":"object"}}\n</tools>') },
+        { role: 'user', content: 'go' },
+        { role: 'assistant', content: 'Two at once.\n<tool_call>\n{"name":"click","arguments":{"index":1}}\n</tool_call>\n<tool_call>\n{"name":"click","arguments":{"index":2}}\n</tool_call>' },
+        { role: 'user', content: '<tool_response>\none\n</tool_response>\n<tool_response>\n[{"type":"text","text":"two"}]\n</tool_response>' },
+        { role: 'user', content: 'next' },
+      ],
+    })
+  })
+})
