@@ -108,7 +108,7 @@ describe('toolMode "auto" against endpoints that refuse tools', () => {
     const last = prompted.at(-1)!.body.messages
     expect(last[0]!.role).toBe('system')
     expect(last[0]!.content).toMatch(/^You drive a browser\.\n\n# Tools\n[\s\S]*<tools>\n\{"name":/)
-    if (kind === 'macro') expect(last[0]!.content).toContain('Call exactly one: AgentOutput')
+    if (kind === 'macro') expect(last[0]!.content).toContain('exactly one call of AgentOutput')
     expect(last.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'user', 'assistant', 'user'])
     expect(last[2]!.content).toContain(`<tool_call>\n${JSON.stringify(calls[0])}\n</tool_call>`)
     expect(last[3]!.content).toBe('<tool_response>\nclicked 3\n</tool_response>')
@@ -153,7 +153,7 @@ describe('toolMode "auto" against endpoints that refuse tools', () => {
     const system = server.requests[0]!.body.messages[0]!
     expect(system).toMatchObject({ role: 'system' })
     expect(system.content).toMatch(/^# Tools\n/)
-    expect(system.content).toContain('Call exactly one: click')
+    expect(system.content).toContain('exactly one call of click')
     await expect(client.invoke([{ role: 'user', content: 'go' }], plainTools, { toolMode: 'native' })).rejects.toMatchObject({ type: 'bad_request', retryable: false })
     expect(server.requests).toHaveLength(2)
   })

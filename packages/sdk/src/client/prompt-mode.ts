@@ -40,7 +40,7 @@ export interface PromptForm {
 export const hermesPrompt: PromptForm = {
   // Function objects, compact as native `tools` JSON: the block costs about what `tools` would.
   tools: (functions, name) =>
-    `# Tools\n\nFunction signatures are inside <tools></tools>:\n<tools>\n${functions.map((fn) => JSON.stringify(fn)).join('\n')}\n</tools>\n\nCall exactly one${name ? `: ${name}` : ''}. Return a JSON object with its name and arguments inside <tool_call></tool_call> tags:\n<tool_call>\n{"name": <function-name>, "arguments": <args-json-object>}\n</tool_call>`,
+    `# Tools\n\nYou can call these functions (JSON schemas):\n<tools>\n${functions.map((fn) => JSON.stringify(fn)).join('\n')}\n</tools>\n\nReply with exactly one call${name ? ` of ${name}` : ''}, written as:\n<tool_call>\n{"name": <function-name>, "arguments": <args-json-object>}\n</tool_call>`,
   call: (name, args) => `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`,
   results: (contents) => contents.map((content) => `<tool_response>\n${content}\n</tool_response>`).join('\n'),
 }
