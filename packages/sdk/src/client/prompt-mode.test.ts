@@ -4,6 +4,11 @@ import { createClient, createMacroTool, defineTool, isInvokeError, type ChatMess
 import { createClient as createCoreClient } from '../core'
 import { classifyHttpError, refusesTools } from '../errors/classify-http'
 import { sseChunks, startScriptedServer, type RecordedRequest, type ScriptedReply, type ScriptedServer } from '../testing'
+import fc from 'fast-check'
+import { checkPromptForm } from '../testing'
+import { builtInReaders } from '../repair/extract-calls'
+import { repairWithReaders } from '../repair/repair-tool-call'
+import { jsonSchema } from '../json-schema'
 import { hermesPrompt, toPromptBody } from './prompt-mode'
 
 // The bodies real servers answer to a request with `tools` (issue 20).
@@ -24,7 +29,7 @@ const plainTools = {
 const AgentOutput = createMacroTool(plainTools)
 
 // What the model writes on each of three steps, for the plain tools and for the macro tool.
-const PLAIN_CALLS = [
+const PLAIN_CALLS: Array<{ name: string; arguments: Record<string, unknown> }> = [
   { name: 'click', arguments: { index: 3 } },
   { name: 'type_text', arguments: { text: 'Grüße, "ok" <b>' } },
   { name: 'done', arguments: { text: 'finished' } },
@@ -243,5 +248,27 @@ describe('toPromptBody', () => {
         { role: 'user', content: 'next' },
       ],
     })
+  })
+})
+
+describe('hermesPrompt', () => {
+  it('should pass the conformance check of prompt forms', () => {
+    checkPromptForm(hermesPrompt)
+  })
+
+  it('should have every call it renders read back with identical values (any JSON arguments)', () => {
+    const value = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: 'small' }, fc.string({ unit: 'grapheme' }), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }).filter((number) => !Object.is(number, -0)), fc.boolean(), fc.constant(null), fc.array(tie('value'), { maxLength: 3 }), fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }).filter((key) => key !== '__proto__'), tie('value'), { maxKeys: 3 })),
+    })).value
+    const tools = { anything: defineTool({ inputSchema: jsonSchema({ type: 'object', properties: { payload: {} }, required: ['payload'] }) }) }
+    fc.assert(
+      fc.property(value, (payload) => {
+        const content = `Sure.\n${hermesPrompt.call('anything', { payload })}`
+        const read = repairWithReaders({ role: 'assistant', content }, tools, {}, builtInReaders)
+        expect(read.toolCall).toMatchObject({ name: 'anything' })
+        expect(read.toolCall.args).toEqual({ payload })
+      }),
+      { numRuns: 300 },
+    )
   })
 })
