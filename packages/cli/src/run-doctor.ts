@@ -1,5 +1,5 @@
-import { createClient, isInvokeError, normalizeModelName, openaiAdapter, type Adapter, type AdapterContext, type ChatRequest, type InvokeResult } from '@wildcall/sdk'
-import { buildRequest, resolveEndpoint } from '@wildcall/sdk/internal'
+import { createClient, isInvokeError, normalizeModelName, openaiAdapter, type Adapter, type AdapterContext, type ChatRequest, type InvokeResult, type ToolMode } from '@wildcall/sdk'
+import { buildRequest, refusesTools, resolveEndpoint } from '@wildcall/sdk/internal'
 import { createAllAdapters } from './create-all-adapters'
 import { createBrowserAgentTools, createDoctorMessages, MACRO_TOOL_NAME } from './create-browser-actions'
 import { UsageError, type CliIo } from './cli-io'
@@ -17,6 +17,8 @@ wildcall adapter, and reports what happened:
   - the HTTP status and timing, and the raw response (API key redacted)
   - the repairs applied to reach a valid call
   - the classified error, if any, and whether a retry can help
+  - whether the endpoint accepts tools, and when it refuses them whether prompt mode (the tools
+    described in the prompt) works there: a second request in prompt mode
   - a verdict
 
 Options:
@@ -25,6 +27,8 @@ Options:
   --api-key KEY       API key (env WILDCALL_API_KEY; prefer the env: flags end up in shell history)
   --timeout-ms MS     give up on the request after MS milliseconds (default 60000)
   --stream            send the request as a stream (stream: true), as client.stream() does
+  --tool-mode MODE    auto (default: tools natively, in the prompt if the endpoint refuses them),
+                      native (only the request's tools) or prompt (the tools in the prompt)
   --adapter PATH      also load the adapters a module exports (your own, built to JavaScript); they
                       match before the bundled ones. Repeat for several modules.
   --json              print one JSON report on stdout (progress still goes to stderr)
@@ -58,6 +62,11 @@ export interface DoctorReport {
   outcome: DoctorOutcome
   fixes: string[]
   toolCall?: { name: string; args: unknown }
+  /**
+   * How tools reached the model: the `--tool-mode`, whether the endpoint refused them natively, and
+   * then whether prompt mode gave a valid call (`undefined` when it was not needed or not tried).
+   */
+  tools: { mode: ToolMode; refused: boolean; promptMode?: 'works' | 'fails'; verdict: string }
   error?: { type: string; message: string; retryable: boolean; status?: number; retryAfterMs?: number }
   verdict: string
   durationMs: number
@@ -79,6 +88,7 @@ export async function runDoctor(args: string[], io: CliIo): Promise<number> {
     'api-key': { type: 'string' },
     'timeout-ms': { type: 'string' },
     stream: { type: 'boolean' },
+    'tool-mode': { type: 'string' },
     adapter: { type: 'string', multiple: true },
     json: { type: 'boolean' },
     quiet: { type: 'boolean', short: 'q' },
@@ -95,10 +105,12 @@ export async function runDoctor(args: string[], io: CliIo): Promise<number> {
   if (!model) throw new UsageError('doctor: --model is required (or set WILDCALL_MODEL), e.g. --model gpt-4.1-mini')
   const timeoutMs = values['timeout-ms'] === undefined ? 60_000 : Number(values['timeout-ms'])
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new UsageError(`doctor: --timeout-ms must be a whole number of milliseconds > 0 (got "${values['timeout-ms']}")`)
+  const toolMode = (values['tool-mode'] ?? 'auto') as ToolMode
+  if (!['auto', 'native', 'prompt'].includes(toolMode)) throw new UsageError(`doctor: --tool-mode must be auto, native or prompt (got "${toolMode}")`)
   const progress = values.quiet ? () => {} : (text: string) => io.stderr(`${text}\n`)
 
   const adapters = [...(await loadAdapterModules(values.adapter ?? [], 'doctor')), ...createAllAdapters()]
-  const report = await diagnose({ baseURL, model, apiKey, timeoutMs, stream: values.stream === true, adapters, progress })
+  const report = await diagnose({ baseURL, model, apiKey, timeoutMs, stream: values.stream === true, toolMode, adapters, progress })
   io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatDoctorReport(report))
   return EXIT_BY_OUTCOME[report.outcome]
 }
@@ -109,6 +121,7 @@ interface DiagnoseInput {
   apiKey: string | undefined
   timeoutMs: number
   stream: boolean
+  toolMode: ToolMode
   /** The adapters to choose from: `--adapter` modules first, then the bundled ones. */
   adapters: Adapter[]
   progress: (text: string) => void
@@ -126,13 +139,16 @@ function unreachableCode(error: unknown): string | undefined {
   return undefined
 }
 
-async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, adapters, progress }: DiagnoseInput): Promise<DoctorReport> {
+async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, toolMode, adapters, progress }: DiagnoseInput): Promise<DoctorReport> {
   const tools = createBrowserAgentTools()
   const messages = createDoctorMessages()
   let http: DoctorReport['http']
   let rawResponse: string | undefined
   let bodyRead: Promise<void> | undefined
   let sent: ChatRequest | undefined
+  // Whether a request went out without `tools` (prompt mode), and the first HTTP status seen.
+  let prompted = false
+  let firstStatus: number | undefined
 
   // Our own fetch around the real one: it sees the status, timing and body exactly as they arrive,
   // before the SDK classifies or repairs anything.
@@ -151,6 +167,7 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, adapters, p
       const text = stream ? undefined : await copy
       const durationMs = Math.round(performance.now() - startedAt)
       http = { status: response.status, durationMs, bodyBytes: 0, contentType: response.headers.get('content-type') }
+      firstStatus ??= response.status
       if (stream) bodyRead = copy.then(record)
       else record(text)
       progress(`← HTTP ${response.status} after ${durationMs} ms${stream ? ' (streaming)' : ''}`)
@@ -162,7 +179,7 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, adapters, p
 
   let client: ReturnType<typeof createClient>
   try {
-    client = createClient({ baseURL, model, ...(apiKey ? { apiKey } : {}), maxRetries: 0, timeoutMs, adapters, customFetch })
+    client = createClient({ baseURL, model, ...(apiKey ? { apiKey } : {}), maxRetries: 0, timeoutMs, adapters, customFetch, toolMode })
   } catch (error) {
     // A config error here is how the command was called (a malformed URL, …): a usage error.
     if (isInvokeError(error) && error.type === 'config_error') throw new UsageError(`doctor: ${error.message}`)
@@ -170,6 +187,7 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, adapters, p
   }
   client.events.on('request', ({ url, body }) => {
     sent = body
+    if (!body.tools) prompted = true
     progress(`→ POST ${url} (model ${model}, adapters: ${client.adapters.join(', ') || 'none'}${stream ? ', stream' : ''})`)
   })
 
@@ -186,8 +204,30 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, adapters, p
   }
   // The stream's copy ends with the stream; a server that keeps the connection open is not waited for.
   if (bodyRead) await Promise.race([bodyRead, new Promise((resolve) => setTimeout(resolve, 1_000).unref?.())])
-  const durationMs = Math.round(performance.now() - startedAt)
   if (failure !== undefined && !isInvokeError(failure)) throw failure
+  // A refusal of tools: in auto mode the client went on in prompt mode by itself; in native mode,
+  // one more request in prompt mode says whether that would work here.
+  const refused = (toolMode === 'auto' && prompted && firstStatus !== undefined && firstStatus >= 400) || refusesTools(failure)
+  let promptMode: 'works' | 'fails' | undefined
+  let promptFailure: unknown = failure
+  if (refused && toolMode === 'native') {
+    progress('… the endpoint refuses tools: trying prompt mode once')
+    // The report stays about the native request: the probe's own HTTP record is set aside.
+    const kept = { http, rawResponse, sent }
+    const probe = client.invoke(messages, tools, { toolChoiceName: MACRO_TOOL_NAME, toolMode: 'prompt' })
+    promptFailure = await probe.then(() => undefined, (error: unknown) => error)
+    promptMode = promptFailure === undefined ? 'works' : 'fails'
+    ;({ http, rawResponse, sent } = kept)
+  } else if (refused) promptMode = result ? 'works' : 'fails'
+  const durationMs = Math.round(performance.now() - startedAt)
+  const toolsVerdict = !refused
+    ? toolMode === 'prompt'
+      ? 'TOOLS IN THE PROMPT (--tool-mode prompt): the endpoint was not asked to take tools.'
+      : 'TOOLS ACCEPTED: the endpoint takes tools natively.'
+    : promptMode === 'works'
+      ? `TOOLS REFUSED, PROMPT MODE WORKS: ${model} gave a valid call from the tools described in the prompt. ${toolMode === 'auto' ? "toolMode 'auto' (the default) switches by itself" : "Use toolMode 'auto' or 'prompt'"}.`
+      : `TOOLS REFUSED, PROMPT MODE FAILS: ${isInvokeError(promptFailure) ? `${promptFailure.type} — ${redactText(promptFailure.message, apiKey)}` : 'no valid call'}`
+  const toolsReport: DoctorReport['tools'] = { mode: toolMode, refused, ...(promptMode ? { promptMode } : {}), verdict: toolsVerdict }
 
   const base = {
     baseURL,
@@ -199,6 +239,7 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, adapters, p
     ...(sent ? { request: sent } : {}),
     ...(http ? { http } : {}),
     ...(rawResponse !== undefined ? { rawResponse } : {}),
+    tools: toolsReport,
     durationMs,
   }
   if (result) {
@@ -316,7 +357,8 @@ export function formatDoctorReport(report: DoctorReport): string {
     lines.push(`  retry can help: ${error.retryable ? 'yes' : 'no'}${error.retryAfterMs !== undefined ? ` (after ${(error.retryAfterMs / 1000).toFixed(1)} s)` : ''}`)
     lines.push(`  ${error.message}`)
   }
-  lines.push('', `Verdict: ${report.verdict}`, '')
+  lines.push('', `Tools: ${report.tools.verdict}`)
+  lines.push(`Verdict: ${report.verdict}`, '')
   return lines.join('\n')
 }
 
