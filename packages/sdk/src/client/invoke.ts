@@ -17,7 +17,7 @@ import { isReaskable, reaskMessages } from './reask'
 import { deadlineError, DEFAULT_DEADLINE_MS } from './deadline'
 import { linkRequest, type RequestLink } from './link-request'
 import { checkCallOptions, type ClientConfig, type Streaming, type ToolMode } from './config'
-import { promptFormOf, toPromptBody } from './prompt-mode'
+import { hermesPrompt, toPromptBody } from './prompt-mode'
 import { redact } from './redact'
 import type { StreamRun } from './stream'
 
@@ -161,7 +161,7 @@ function patchBody(step: StepState, messages: ChatMessage[]): void {
     if (patch) body = runHook(adapter, 'patchRequest', () => patch.call(adapter, body, context)) ?? body
   }
   const requestFixes: string[] = step.prompt ? ['prompt-tools'] : []
-  if (step.prompt) body = toPromptBody(body, promptFormOf(client.chain), options.toolChoiceName)
+  if (step.prompt) body = toPromptBody(body, client.chain.find((adapter) => adapter.prompt)?.prompt ?? hermesPrompt, options.toolChoiceName)
   for (const change of client.fieldChanges) {
     const changed = applyFieldChange(body, change)
     if (changed !== body) requestFixes.push(describeFieldChange(change))

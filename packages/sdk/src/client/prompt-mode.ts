@@ -1,4 +1,3 @@
-import type { Adapter } from '../adapters/types'
 import type { ChatMessage, ChatRequest, ChatToolDefinition } from '../types'
 
 /**
@@ -45,9 +44,6 @@ export const hermesPrompt: PromptForm = {
   results: (contents) => contents.map((content) => `<tool_response>\n${content}\n</tool_response>`).join('\n'),
 }
 
-/** The prompt form of the first adapter of `chain` that declares one, else {@link hermesPrompt}. */
-export const promptFormOf = (chain: readonly Adapter[]): PromptForm => chain.find((adapter) => adapter.prompt)?.prompt ?? hermesPrompt
-
 const textOf = (content: ChatMessage['content']): string => (typeof content === 'string' ? content : content == null ? '' : JSON.stringify(content))
 
 /** Arguments sent as a JSON string, as their value (a string that is not JSON stays as it is). */
@@ -68,24 +64,24 @@ export function toPromptBody(body: ChatRequest, form: PromptForm, toolChoiceName
   const { tools, tool_choice, parallel_tool_calls, ...rest } = body
   const messages: ChatMessage[] = []
   let results: string[] = []
-  for (const message of body.messages) {
-    if (message.role === 'tool') {
-      results.push(textOf(message.content))
-      continue
-    }
+  const flush = () => {
     if (results.length > 0) messages.push({ role: 'user', content: form.results(results) })
     results = []
-    if (message.role === 'assistant' && message.tool_calls?.length) {
-      const { tool_calls: calls, ...turn } = message
-      const text = calls.map(({ function: fn }) => form.call(fn.name, argumentsOf(fn.arguments)))
-      messages.push({ ...turn, content: [textOf(message.content), ...text].filter(Boolean).join('\n') })
-    } else messages.push(message)
   }
-  if (results.length > 0) messages.push({ role: 'user', content: form.results(results) })
+  for (const message of body.messages) {
+    if (message.role === 'tool') results.push(textOf(message.content))
+    else {
+      flush()
+      const { tool_calls: calls, ...turn } = message
+      // An assistant call is the text the block asks for, after the prose the model wrote besides it.
+      messages.push(calls?.length ? { ...turn, content: [textOf(message.content), ...calls.map(({ function: fn }) => form.call(fn.name, argumentsOf(fn.arguments)))].filter(Boolean).join('\n') } : message)
+    }
+  }
+  flush()
   const block = form.tools((tools ?? []).map((tool) => tool.function), toolChoiceName)
   const index = messages.findIndex((message) => message.role === 'system')
   const system = messages[index]
-  if (system && typeof system.content === 'string') messages[index] = { ...system, content: `${system.content}\n\n${block}` }
+  if (typeof system?.content === 'string') messages[index] = { ...system, content: `${system.content}\n\n${block}` }
   else messages.unshift({ role: 'system', content: block })
   return { ...rest, messages } as ChatRequest
 }

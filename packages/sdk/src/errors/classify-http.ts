@@ -200,7 +200,7 @@ const SERVER_WORDS = /overloaded|loading model|model is (?:currently )?loading|(
 // server flag (llama.cpp's `--jinja`, vLLM's `--enable-auto-tool-choice`). `tools[0]…` (a schema
 // problem), `parallel_tool_calls` and a refused tool_choice form ("tool choice 'required' is not supported") are not.
 // regex-bounded: each gap is at most 40 characters and cannot cross a full stop, so an attempt reads ~130 characters (test: packages/sdk/src/linear-time.test.ts)
-const REFUSES_TOOLS = /(?:does ?n[o']t|cannot) (?:support|accept) (?:the )?(?:tools?|function[ _-]?calling)(?![\w[]| ?choice)|\b(?:tools?|function[ _-]?calling)(?![\w[]| ?choice)[^.]{0,40}?\bnot (?:supported|enabled)|(?:\b(?:tools?|function[ _-]?calling)(?![\w[]| ?choice)|tool choice)[^.]{0,40}?\brequires?\b[^.]{0,40}?--/i
+const REFUSES_TOOLS = /(?:does ?n[o']t|cannot) (?:support|accept) (?:the )?(?:tools?|function[ _-]?calling)(?![\w[]| ?choice)|\b(?:tools?|function[ _-]?calling)(?![\w[]| ?choice)[^.]{1,40}?\bnot (?:supported|enabled)|(?:\b(?:tools?|function[ _-]?calling)(?![\w[]| ?choice)|tool choice)[^.]{1,40}?\brequires?\b[^.]{0,40}?--/i
 const BAD_REQUEST_CODES = /^(?:invalid_request_error|invalid_argument|failed_precondition|bad_request|invalid_parameter|invalidparameter|tool_use_failed|validation_error|unprocessable_entity)$/i
 
 /** The HTTP status that a 2xx `{ error }` body means, from its own code, status or type. */
@@ -254,7 +254,7 @@ function decide(status: number, message: string, has: (pattern: RegExp) => boole
       type: 'bad_request',
       tools: true,
       what: 'the endpoint does not accept tools',
-      advice: `Retrying will not help: set toolMode: 'prompt' (or 'auto') to describe the tools in the prompt, or ${flags ? `start the server with ${flags.join(' ')}` : 'use a model whose chat template supports tools'}.`,
+      advice: `Retrying will not help: set toolMode: 'prompt' to describe the tools in the prompt, or ${flags ? `start the server with ${flags.join(' ')}` : 'use a model whose chat template supports tools'}.`,
     }
   }
   if (MODEL_WORDS.test(message) || (status < 500 && has(MODEL_CODES))) {
