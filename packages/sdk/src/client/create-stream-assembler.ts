@@ -144,7 +144,8 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
         if (isRecord(inner)) {
           call.name = args.name
           args = inner
-        }
+          // `{"name": "click", ` of an envelope whose arguments have not begun: no preview of them yet.
+        } else if (!force && Object.keys(args).length === 1) return
       }
     }
     if (call.markup || call.object) {

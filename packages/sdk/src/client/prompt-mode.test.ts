@@ -100,7 +100,10 @@ describe('toolMode "auto" against endpoints that refuse tools', () => {
       if (mode === 'stream') {
         expect(events.some((event) => event.type === 'text')).toBe(true)
         // The preview of the call being written, read from the text as it streams.
-        expect(events.filter((event) => event.type === 'partial').at(-1)).toMatchObject({ args: expected.arguments })
+        const partials = events.filter((event) => event.type === 'partial')
+        expect(partials.at(-1)).toMatchObject({ args: expected.arguments })
+        // Previews of the arguments only, never of the envelope's `name` being written.
+        expect(partials.filter((event) => 'name' in (event.args as object))).toEqual([])
       }
       messages.push(...result.messages)
     }
@@ -161,6 +164,35 @@ describe('toolMode "auto" against endpoints that refuse tools', () => {
     expect(system.content).toContain('exactly one call of click')
     await expect(client.invoke([{ role: 'user', content: 'go' }], plainTools, { toolMode: 'native' })).rejects.toMatchObject({ type: 'bad_request', retryable: false })
     expect(server.requests).toHaveLength(2)
+  })
+})
+
+describe('prompt mode and the rest of the pipeline', () => {
+  it('should reask in prompt mode: the failed answer and what was wrong go back as text, with no tools', async () => {
+    const answer = (args: unknown) => ({ body: { choices: [{ index: 0, message: { role: 'assistant', content: `<tool_call>\n${JSON.stringify({ name: 'click', arguments: args })}\n</tool_call>` }, finish_reason: 'stop' }] } })
+    server = await startScriptedServer({ script: [answer({ index: 'third' }), answer({ index: 3 })] })
+    const client = createClient({ baseURL: server.url, model: 'gemma2:2b', toolMode: 'prompt', retry: { limit: 1, baseDelayMs: 1, jitter: false } })
+    const result = await client.invoke([{ role: 'user', content: 'go' }], plainTools)
+    expect(result.toolCall.args).toEqual({ index: 3 })
+    expect(executed).toEqual(['click 3'])
+    const retry = server.requests[1]!.body
+    expect(hasToolFields(retry)).toBe(false)
+    expect(retry.messages.slice(-2)).toMatchObject([{ role: 'assistant', content: expect.stringContaining('"third"') }, { role: 'user', content: expect.stringContaining('click.index') }])
+  })
+
+  it('should use the prompt form of a matched adapter, and check it in defineAdapter', async () => {
+    const prompt = { ...hermesPrompt, tools: () => 'TOOLS BLOCK' }
+    server = await startScriptedServer({ script: modelServer('Ollama /v1', PLAIN_CALLS) })
+    const client = createClient({ baseURL: server.url, model: 'acme-1', toolMode: 'prompt', adapters: [{ name: 'acme', match: { models: ['acme'] }, prompt }] })
+    await client.invoke([{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'go' }], plainTools)
+    expect(server.requests[0]!.body.messages[0]).toEqual({ role: 'system', content: 'Be brief.\n\nTOOLS BLOCK' })
+    expect(() => createClient({ baseURL: server!.url, model: 'acme-1', adapters: [{ name: 'acme', match: { models: ['acme'] }, prompt: { tools: 'x' } as never }] })).toThrow(/\[acme\] adapter "prompt" must be \{ tools, call, results \} of functions/)
+  })
+
+  it('should refuse a toolMode that is not one of the three', () => {
+    expect(() => createClient({ baseURL: 'http://127.0.0.1:9/v1', model: 'm', toolMode: 'text' as never })).toThrow(/"toolMode" must be "auto", "native" or "prompt" \(got "text"\)/)
+    const client = createClient({ baseURL: 'http://127.0.0.1:9/v1', model: 'm' })
+    return expect(client.invoke([{ role: 'user', content: 'go' }], plainTools, { toolMode: 'none' as never })).rejects.toMatchObject({ type: 'config_error', message: expect.stringContaining('"toolMode"') })
   })
 })
 
