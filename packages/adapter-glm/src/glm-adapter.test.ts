@@ -1,4 +1,5 @@
-import { createClient, defineTool } from '@wildcall/sdk'
+import fc from 'fast-check'
+import { createClient, defineTool, repairToolCall } from '@wildcall/sdk'
 import { testAdapter } from '@wildcall/sdk/testing/vitest'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -66,5 +67,22 @@ describe('glmAdapter in prompt mode', () => {
     expect(body!.messages[0]!.content).toContain('<arg_key>{arg-key-1}</arg_key>')
     expect(body!.messages[2]!.content).toBe('<tool_call>input_text\n<arg_key>index</arg_key>\n<arg_value>1</arg_value>\n<arg_key>text</arg_key>\n<arg_value>hi</arg_value>\n</tool_call>')
     expect(body!.messages[3]).toEqual({ role: 'user', content: '<tool_response>\ntyped\n</tool_response>' })
+  })
+})
+
+describe('glmAdapter prompt form', () => {
+  it('should have every call it renders read back with identical values (any text without the format\'s own tags)', () => {
+    const { prompt, readers } = glmAdapter()
+    const tools = { fill: defineTool({ inputSchema: z.object({ text: z.string(), count: z.number(), flag: z.boolean(), list: z.array(z.union([z.string(), z.number()])) }) }) }
+    const text = fc.string({ unit: 'grapheme' }).filter((value) => !/<\/?arg_(?:key|value)>|<\/?tool_call>/.test(value))
+    fc.assert(
+      fc.property(text, fc.double({ noNaN: true, noDefaultInfinity: true }).filter((value) => !Object.is(value, -0)), fc.boolean(), fc.array(fc.oneof(text, fc.integer()), { maxLength: 3 }), (value, count, flag, list) => {
+        const args = { text: value, count, flag, list }
+        const read = repairToolCall({ role: 'assistant', content: prompt!.call('fill', args) }, tools, { readers: [...readers!] })
+        expect(read.toolCall).toMatchObject({ name: 'fill' })
+        expect(read.toolCall.args).toEqual(args)
+      }),
+      { numRuns: 300 },
+    )
   })
 })
