@@ -140,6 +140,7 @@ describe('wildcall (built CLI)', { timeout: 90_000 }, () => {
       expect(report.tools).toMatchObject({ mode: 'auto', refused: true, promptMode: 'works' })
       expect(report.tools.verdict).toMatch(/^TOOLS REFUSED, PROMPT MODE WORKS/)
       expect(report.fixes).toContain('prompt-tools')
+      expect(report.verdict).toMatch(/^WORKS IN PROMPT MODE: gemma2:2b answered the tools described in the prompt with a valid AgentOutput call/)
       expect(report.toolCall).toEqual({ name: 'AgentOutput', args: STEP })
       expect(server.requests).toHaveLength(2)
       const text = await wildcall(['doctor', '--base-url', server.url, '--model', 'gemma2:2b', '--quiet'])

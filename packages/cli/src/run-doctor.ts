@@ -250,8 +250,9 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, toolMode, a
       outcome,
       fixes: result.fixes,
       toolCall: { name: result.toolCall.name, args: result.toolCall.args },
-      verdict:
-        outcome === 'clean'
+      verdict: result.fixes.includes('prompt-tools')
+        ? `WORKS IN PROMPT MODE: ${model} answered the tools described in the prompt with a valid ${result.toolCall.name} call (${action}), read from its text (${result.fixes.join(', ')}).`
+        : outcome === 'clean'
           ? `WORKS: ${model} answered with a valid ${result.toolCall.name} call (${action}) and needed no repair.`
           : `WORKS WITH REPAIRS: ${model}'s call (${action}) was valid only after ${result.fixes.length} repair(s): ${result.fixes.join(', ')}. wildcall applies them for you on every step.`,
     }
