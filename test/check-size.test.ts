@@ -47,9 +47,10 @@ describe('scripts/check-size.mjs', () => {
   // plugins (the Reader interface, one object per reader, the reader list, composed previews).
   // Down to 59,650 when streaming went out of core and the repair code was shared more (the root
   // still carries streaming and the zod 3 converter, so that bare zod 3 schemas work there).
-  // Up +971 B (59,869 → 60,840) for prompt mode (issue 20): the tools block, history as text, the
-  // refusal-of-tools rule and the auto switch live in the pipeline, so core pays for them too.
-  const SDK_CEILING = 60_850
+  // Up +1,109 B (59,869 → 60,978) for prompt mode (issue 20): the tools block, history as text, the
+  // refusal-of-tools rule and the auto switch live in the pipeline, so core pays for them too (+932);
+  // the rest streams `<think>` written into the text as reasoning.
+  const SDK_CEILING = 60_990
   it(`should keep @wildcall/sdk under its ratchet ceiling of ${SDK_CEILING} B gzip`, () => {
     const sdk = byName.get('@wildcall/sdk')!
     expect(sdk.gzip).toBeLessThanOrEqual(SDK_CEILING)

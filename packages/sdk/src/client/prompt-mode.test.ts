@@ -180,6 +180,23 @@ describe('prompt mode and the rest of the pipeline', () => {
     expect(retry.messages.slice(-2)).toMatchObject([{ role: 'assistant', content: expect.stringContaining('"third"') }, { role: 'user', content: expect.stringContaining('click.index') }])
   })
 
+  it('should stream <think> written into the text as reasoning, and end with the result invoke gives', async () => {
+    const text = '<think>The form is open; click 3.</think>\nI will click.\n<tool_call>\n{"name": "click", "arguments": {"index": 3}}\n</tool_call>'
+    const whole = { body: { choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }] } }
+    const streamed = { chunks: sseChunks([...text.match(/[\s\S]{1,3}/g)!.map((piece) => ({ choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] })), { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }]) }
+    server = await startScriptedServer({ script: (request) => (request.body.stream ? streamed : whole) })
+    const client = createClient({ baseURL: server.url, model: 'qwen3:8b', toolMode: 'prompt' })
+    const messages: ChatMessage[] = [{ role: 'user', content: 'go' }]
+    const { result, events } = await runStep(client, 'stream', messages, plainTools)
+    const joined = (type: string) => events.filter((event) => event.type === type).map((event) => (event as { delta: string }).delta).join('')
+    expect(joined('reasoning')).toBe('The form is open; click 3.')
+    expect(joined('text')).toBe(text.slice(text.indexOf('</think>') + 8))
+    const invoked = await client.invoke(messages, plainTools)
+    expect(result.toolCall).toEqual({ ...invoked.toolCall, id: result.toolCall.id })
+    expect(result.fixes).toEqual(invoked.fixes)
+    expect(result.messages[0]).toEqual({ ...invoked.messages[0], tool_calls: [{ ...invoked.messages[0]!.tool_calls![0]!, id: result.toolCall.id }] })
+  })
+
   it('should use the prompt form of a matched adapter, and check it in defineAdapter', async () => {
     const prompt = { ...hermesPrompt, tools: () => 'TOOLS BLOCK' }
     server = await startScriptedServer({ script: modelServer('Ollama /v1', PLAIN_CALLS) })
