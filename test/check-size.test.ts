@@ -53,7 +53,10 @@ describe('scripts/check-size.mjs', () => {
   // echoed or stripped as the endpoint says, more tool_choice refusals, the lasting 429, the profile
   // (client.profile, learned, createClient({ profile }) with its checks), and probeEndpoint (667 B).
   // Up 250 B (59,869 → 60,119) for tool names the OpenAI API refuses sent under wire names and mapped back.
-  const SDK_CEILING = 63225
+  // Up +1,109 B (59,869 → 60,978) for prompt mode (issue 20): the tools block, history as text, the
+  // refusal-of-tools rule and the auto switch live in the pipeline, so core pays for them too (+932);
+  // the rest streams `<think>` written into the text as reasoning.
+  const SDK_CEILING = 64335
   it(`should keep @wildcall/sdk under its ratchet ceiling of ${SDK_CEILING} B gzip`, () => {
     const sdk = byName.get('@wildcall/sdk')!
     expect(sdk.gzip).toBeLessThanOrEqual(SDK_CEILING)
@@ -69,7 +72,8 @@ describe('scripts/check-size.mjs', () => {
   // 40,115 for the reasoning markers of Kimi K3, Apertus and Gemma 4 (measured 40,111).
   // Up +1.45 kB (40,062 → 41,512) for the same learning, probeEndpoint aside (it is the root's only).
   // Up 253 B (40,062 → 40,315) for tool names sent under wire names and mapped back.
-  const CORE_CEILING = 41860
+  // Up +932 B (40,062 → 40,994) for prompt mode (issue 20), as the root.
+  const CORE_CEILING = 42795
   it(`should keep @wildcall/sdk/core under its ratchet ceiling of ${CORE_CEILING} B gzip, without the markup readers`, () => {
     const core = byName.get('@wildcall/sdk/core')!
     const root = byName.get('@wildcall/sdk')!

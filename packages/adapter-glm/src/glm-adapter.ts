@@ -1,4 +1,4 @@
-import { InvokeError, type Adapter, type ErrorContext, type FinishClass, type InvokeErrorType } from '@wildcall/sdk'
+import { hermesPrompt, InvokeError, type Adapter, type ErrorContext, type FinishClass, type InvokeErrorType, type PromptForm } from '@wildcall/sdk'
 import { glmReader, hermesReader } from '@wildcall/sdk/readers'
 
 /** Options of {@link glmAdapter}. */
@@ -23,13 +23,23 @@ const CODES: Record<string, [InvokeErrorType, string]> = {
   '1301': ['content_filter', "Zhipu's safety review flagged the input or output as unsafe (1301). Rephrase the conversation."],
 }
 
+// Prompt mode (an endpoint that refuses tools): the Qwen-style tools block GLM's template renders,
+// asking for GLM's own call markup, which is also how past calls are written back (strings raw,
+// other values as JSON, as the template does).
+const prompt: PromptForm = {
+  tools: (functions, name) => hermesPrompt.tools(functions, name).replace(/<tool_call>\n.*/s, '<tool_call>{function-name}\n<arg_key>{arg-key-1}</arg_key>\n<arg_value>{arg-value-1}</arg_value>\n...\n</tool_call>'),
+  call: (name, args) => `<tool_call>${name}\n${Object.entries(args as object).map(([key, value]) => `<arg_key>${key}</arg_key>\n<arg_value>${typeof value === 'string' ? value : JSON.stringify(value)}</arg_value>\n`).join('')}</tool_call>`,
+  results: hermesPrompt.results,
+}
+
 /**
  * GLM (Zhipu's bigmodel.cn and z.ai, and GLM served elsewhere): sends
  * `thinking: { type: 'disabled' }`, classifies Zhipu's finish reasons (`sensitive` →
  * `content_filter`, `network_error` → retryable `server_error`, `model_context_window_exceeded` →
  * `output_truncated`) and its business error codes (1113 balance → `quota_exceeded`, 1261 →
  * `context_length`, 1301 → `content_filter`). GLM's native `<tool_call>…<arg_key>` markup in
- * `content` is parsed by the SDK's generic repair.
+ * `content` is parsed by the SDK's generic repair. In prompt mode (an endpoint that refuses tools) it
+ * asks for that markup and writes past calls in it.
  *
  * Every request patch here is a model quirk: it applies wherever GLM runs.
  *
@@ -51,6 +61,7 @@ export function glmAdapter(options: GlmAdapterOptions = {}): Adapter {
     name: 'glm',
     kind: 'model',
     readers: [glmReader, hermesReader],
+    prompt,
     match: { models: ['glm'] },
     patchRequest(body) {
       if (!options.thinking) body.thinking = { type: 'disabled' }

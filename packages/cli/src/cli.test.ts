@@ -78,7 +78,7 @@ describe('wildcall (built CLI)', { timeout: 90_000 }, () => {
       const unknownFlag = await wildcall(['doctor', '--base-url', server.url, '--model', 'm', '--verbose'])
       expect(unknownFlag.code).toBe(2)
       // One clean line naming the option and what the command takes, not Node's advice about '--'.
-      expect(unknownFlag.stderr).toContain('wildcall doctor: unknown option --verbose. Options: --base-url, --model, --api-key, --timeout-ms, --stream, --probe, --profile, --adapter, --json, --quiet (-q), --help (-h).')
+      expect(unknownFlag.stderr).toContain('wildcall doctor: unknown option --verbose. Options: --base-url, --model, --api-key, --timeout-ms, --stream, --tool-mode, --probe, --profile, --adapter, --json, --quiet (-q), --help (-h).')
       expect(unknownFlag.stderr).not.toContain('positional argument')
       expect(unknownFlag.stderr).toContain('wildcall doctor --help')
       const missingValue = await wildcall(['repair', '-', '--tools'])
@@ -124,6 +124,57 @@ describe('wildcall (built CLI)', { timeout: 90_000 }, () => {
       // Progress went to stderr, so stdout stays one JSON document.
       expect(run.stderr).toContain('→ POST')
       expect(run.stderr).toContain('← HTTP 200')
+    })
+
+    // A local server whose model has no tool template: it refuses `tools`, and follows tools written in the prompt.
+    const refusingServer = (request: { body: { tools?: unknown } }) =>
+      request.body.tools
+        ? { status: 400, body: { error: { message: 'registry.ollama.ai/library/gemma2:2b does not support tools', type: 'api_error' } } }
+        : { body: contentResponse(`<tool_call>\n${JSON.stringify({ name: 'AgentOutput', arguments: STEP })}\n</tool_call>`) }
+
+    it('should say when the endpoint refuses tools and that prompt mode works there (auto: the client switches)', async () => {
+      server.setScript(refusingServer)
+      const run = await doctor('gemma2:2b')
+      expect(run.code).toBe(0)
+      const report = JSON.parse(run.stdout)
+      expect(report.tools).toMatchObject({ mode: 'auto', refused: true, promptMode: 'works' })
+      expect(report.tools.verdict).toMatch(/^TOOLS REFUSED, PROMPT MODE WORKS/)
+      expect(report.fixes).toContain('prompt-tools')
+      expect(report.verdict).toMatch(/^WORKS IN PROMPT MODE: gemma2:2b answered the tools described in the prompt with a valid AgentOutput call/)
+      expect(report.toolCall).toEqual({ name: 'AgentOutput', args: STEP })
+      expect(server.requests).toHaveLength(2)
+      const text = await wildcall(['doctor', '--base-url', server.url, '--model', 'gemma2:2b', '--quiet'])
+      expect(text.stdout).toMatch(/\nTools: TOOLS REFUSED, PROMPT MODE WORKS: gemma2:2b gave a valid call/)
+    })
+
+    it('should fail with --tool-mode native on such an endpoint, and still say whether prompt mode works', async () => {
+      server.setScript(refusingServer)
+      const run = await doctor('gemma2:2b', ['--tool-mode', 'native'])
+      expect(run.code).toBe(1)
+      const report = JSON.parse(run.stdout)
+      expect(report.outcome).toBe('error_final')
+      expect(report.error.message).toContain("toolMode: 'prompt'")
+      expect(report.tools).toMatchObject({ mode: 'native', refused: true, promptMode: 'works' })
+      // The report's request and response are the native ones; the probe went out without tools.
+      expect(report.request.tools).toBeDefined()
+      expect(report.http.status).toBe(400)
+      expect(server.requests.map((request) => 'tools' in request.body)).toEqual([true, false])
+    })
+
+    it('should send the tools in the prompt with --tool-mode prompt, and refuse an unknown mode', async () => {
+      server.setScript(refusingServer)
+      const report = JSON.parse((await doctor('gemma2:2b', ['--tool-mode', 'prompt'])).stdout)
+      expect(report.tools).toMatchObject({ mode: 'prompt', refused: false })
+      expect(report.tools.verdict).toMatch(/^TOOLS IN THE PROMPT/)
+      expect(server.requests).toHaveLength(1)
+      const bad = await doctor('gemma2:2b', ['--tool-mode', 'json'])
+      expect(bad.code).toBe(2)
+      expect(bad.stderr).toContain('--tool-mode must be auto, native or prompt')
+    })
+
+    it('should report tools accepted natively by a server that takes them', async () => {
+      const report = JSON.parse((await doctor()).stdout)
+      expect(report.tools).toEqual({ mode: 'auto', refused: false, verdict: 'TOOLS ACCEPTED: the endpoint takes tools natively.' })
     })
 
     it('should show no adapter change for a model no adapter patches', async () => {

@@ -1,5 +1,5 @@
-import { createClient, isInvokeError, normalizeModelName, openaiAdapter, type Adapter, type AdapterContext, type ChatRequest, type InvokeResult } from '@wildcall/sdk'
-import { buildRequest, resolveEndpoint } from '@wildcall/sdk/internal'
+import { createClient, isInvokeError, normalizeModelName, openaiAdapter, type Adapter, type AdapterContext, type ChatRequest, type InvokeResult, type ToolMode } from '@wildcall/sdk'
+import { buildRequest, refusesTools, resolveEndpoint } from '@wildcall/sdk/internal'
 import { createAllAdapters } from './create-all-adapters'
 import { createBrowserAgentTools, createDoctorMessages, MACRO_TOOL_NAME } from './create-browser-actions'
 import { UsageError, type CliIo } from './cli-io'
@@ -18,6 +18,8 @@ wildcall adapter, and reports what happened:
   - the HTTP status and timing, and the raw response (API key redacted)
   - the repairs applied to reach a valid call
   - the classified error, if any, and whether a retry can help
+  - whether the endpoint accepts tools, and when it refuses them whether prompt mode (the tools
+    described in the prompt) works there: a second request in prompt mode
   - a verdict
 
 Options:
@@ -26,6 +28,8 @@ Options:
   --api-key KEY       API key (env WILDCALL_API_KEY; prefer the env: flags end up in shell history)
   --timeout-ms MS     give up on the request after MS milliseconds (default 60000)
   --stream            send the request as a stream (stream: true), as client.stream() does
+  --tool-mode MODE    auto (default: tools natively, in the prompt if the endpoint refuses them),
+                      native (only the request's tools) or prompt (the tools in the prompt)
   --probe             instead, learn what the endpoint wants in at most 6 small requests (tool_choice
                       forms, a second turn with and without reasoning, a streamed call) and print
                       the profile a client can start from
@@ -63,6 +67,11 @@ export interface DoctorReport {
   outcome: DoctorOutcome
   fixes: string[]
   toolCall?: { name: string; args: unknown }
+  /**
+   * How tools reached the model: the `--tool-mode`, whether the endpoint refused them natively, and
+   * then whether prompt mode gave a valid call (`undefined` when it was not needed or not tried).
+   */
+  tools: { mode: ToolMode; refused: boolean; promptMode?: 'works' | 'fails'; verdict: string }
   error?: { type: string; message: string; retryable: boolean; status?: number; retryAfterMs?: number }
   verdict: string
   durationMs: number
@@ -84,6 +93,7 @@ export async function runDoctor(args: string[], io: CliIo): Promise<number> {
     'api-key': { type: 'string' },
     'timeout-ms': { type: 'string' },
     stream: { type: 'boolean' },
+    'tool-mode': { type: 'string' },
     probe: { type: 'boolean' },
     profile: { type: 'string' },
     adapter: { type: 'string', multiple: true },
@@ -102,12 +112,14 @@ export async function runDoctor(args: string[], io: CliIo): Promise<number> {
   if (!model) throw new UsageError('doctor: --model is required (or set WILDCALL_MODEL), e.g. --model gpt-4.1-mini')
   const timeoutMs = values['timeout-ms'] === undefined ? 60_000 : Number(values['timeout-ms'])
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new UsageError(`doctor: --timeout-ms must be a whole number of milliseconds > 0 (got "${values['timeout-ms']}")`)
+  const toolMode = (values['tool-mode'] ?? 'auto') as ToolMode
+  if (!['auto', 'native', 'prompt'].includes(toolMode)) throw new UsageError(`doctor: --tool-mode must be auto, native or prompt (got "${toolMode}")`)
   const progress = values.quiet ? () => {} : (text: string) => io.stderr(`${text}\n`)
 
   const adapters = [...(await loadAdapterModules(values.adapter ?? [], 'doctor')), ...createAllAdapters()]
   if (values.probe) return runProbe({ baseURL, model, apiKey, timeoutMs, adapters, profilePath: values.profile, json: values.json === true }, io)
   if (values.profile !== undefined) throw new UsageError('doctor: --profile goes with --probe, e.g. --probe --profile profile.json')
-  const report = await diagnose({ baseURL, model, apiKey, timeoutMs, stream: values.stream === true, adapters, progress })
+  const report = await diagnose({ baseURL, model, apiKey, timeoutMs, stream: values.stream === true, toolMode, adapters, progress })
   io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatDoctorReport(report))
   return EXIT_BY_OUTCOME[report.outcome]
 }
@@ -118,6 +130,7 @@ interface DiagnoseInput {
   apiKey: string | undefined
   timeoutMs: number
   stream: boolean
+  toolMode: ToolMode
   /** The adapters to choose from: `--adapter` modules first, then the bundled ones. */
   adapters: Adapter[]
   progress: (text: string) => void
@@ -135,13 +148,16 @@ function unreachableCode(error: unknown): string | undefined {
   return undefined
 }
 
-async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, adapters, progress }: DiagnoseInput): Promise<DoctorReport> {
+async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, toolMode, adapters, progress }: DiagnoseInput): Promise<DoctorReport> {
   const tools = createBrowserAgentTools()
   const messages = createDoctorMessages()
   let http: DoctorReport['http']
   let rawResponse: string | undefined
   let bodyRead: Promise<void> | undefined
   let sent: ChatRequest | undefined
+  // Whether a request went out without `tools` (prompt mode), and the first HTTP status seen.
+  let prompted = false
+  let firstStatus: number | undefined
 
   // Our own fetch around the real one: it sees the status, timing and body exactly as they arrive,
   // before the SDK classifies or repairs anything.
@@ -160,6 +176,7 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, adapters, p
       const text = stream ? undefined : await copy
       const durationMs = Math.round(performance.now() - startedAt)
       http = { status: response.status, durationMs, bodyBytes: 0, contentType: response.headers.get('content-type') }
+      firstStatus ??= response.status
       if (stream) bodyRead = copy.then(record)
       else record(text)
       progress(`← HTTP ${response.status} after ${durationMs} ms${stream ? ' (streaming)' : ''}`)
@@ -171,7 +188,7 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, adapters, p
 
   let client: ReturnType<typeof createClient>
   try {
-    client = createClient({ baseURL, model, ...(apiKey ? { apiKey } : {}), maxRetries: 0, timeoutMs, adapters, customFetch })
+    client = createClient({ baseURL, model, ...(apiKey ? { apiKey } : {}), maxRetries: 0, timeoutMs, adapters, customFetch, toolMode })
   } catch (error) {
     // A config error here is how the command was called (a malformed URL, …): a usage error.
     if (isInvokeError(error) && error.type === 'config_error') throw new UsageError(`doctor: ${error.message}`)
@@ -179,6 +196,7 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, adapters, p
   }
   client.events.on('request', ({ url, body }) => {
     sent = body
+    if (!body.tools) prompted = true
     progress(`→ POST ${url} (model ${model}, adapters: ${client.adapters.join(', ') || 'none'}${stream ? ', stream' : ''})`)
   })
 
@@ -195,8 +213,30 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, adapters, p
   }
   // The stream's copy ends with the stream; a server that keeps the connection open is not waited for.
   if (bodyRead) await Promise.race([bodyRead, new Promise((resolve) => setTimeout(resolve, 1_000).unref?.())])
-  const durationMs = Math.round(performance.now() - startedAt)
   if (failure !== undefined && !isInvokeError(failure)) throw failure
+  // A refusal of tools: in auto mode the client went on in prompt mode by itself; in native mode,
+  // one more request in prompt mode says whether that would work here.
+  const refused = (toolMode === 'auto' && prompted && firstStatus !== undefined && firstStatus >= 400) || refusesTools(failure)
+  let promptMode: 'works' | 'fails' | undefined
+  let promptFailure: unknown = failure
+  if (refused && toolMode === 'native') {
+    progress('… the endpoint refuses tools: trying prompt mode once')
+    // The report stays about the native request: the probe's own HTTP record is set aside.
+    const kept = { http, rawResponse, sent }
+    const probe = client.invoke(messages, tools, { toolChoiceName: MACRO_TOOL_NAME, toolMode: 'prompt' })
+    promptFailure = await probe.then(() => undefined, (error: unknown) => error)
+    promptMode = promptFailure === undefined ? 'works' : 'fails'
+    ;({ http, rawResponse, sent } = kept)
+  } else if (refused) promptMode = result ? 'works' : 'fails'
+  const durationMs = Math.round(performance.now() - startedAt)
+  const toolsVerdict = !refused
+    ? toolMode === 'prompt'
+      ? 'TOOLS IN THE PROMPT (--tool-mode prompt): the endpoint was not asked to take tools.'
+      : 'TOOLS ACCEPTED: the endpoint takes tools natively.'
+    : promptMode === 'works'
+      ? `TOOLS REFUSED, PROMPT MODE WORKS: ${model} gave a valid call from the tools described in the prompt. ${toolMode === 'auto' ? "toolMode 'auto' (the default) switches by itself" : "Use toolMode 'auto' or 'prompt'"}.`
+      : `TOOLS REFUSED, PROMPT MODE FAILS: ${isInvokeError(promptFailure) ? `${promptFailure.type} — ${redactText(promptFailure.message, apiKey)}` : 'no valid call'}`
+  const toolsReport: DoctorReport['tools'] = { mode: toolMode, refused, ...(promptMode ? { promptMode } : {}), verdict: toolsVerdict }
 
   const base = {
     baseURL,
@@ -208,6 +248,7 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, adapters, p
     ...(sent ? { request: sent } : {}),
     ...(http ? { http } : {}),
     ...(rawResponse !== undefined ? { rawResponse } : {}),
+    tools: toolsReport,
     durationMs,
   }
   if (result) {
@@ -218,8 +259,9 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, adapters, p
       outcome,
       fixes: result.fixes,
       toolCall: { name: result.toolCall.name, args: result.toolCall.args },
-      verdict:
-        outcome === 'clean'
+      verdict: result.fixes.includes('prompt-tools')
+        ? `WORKS IN PROMPT MODE: ${model} answered the tools described in the prompt with a valid ${result.toolCall.name} call (${action}), read from its text (${result.fixes.join(', ')}).`
+        : outcome === 'clean'
           ? `WORKS: ${model} answered with a valid ${result.toolCall.name} call (${action}) and needed no repair.`
           : `WORKS WITH REPAIRS: ${model}'s call (${action}) was valid only after ${result.fixes.length} repair(s): ${result.fixes.join(', ')}. wildcall applies them for you on every step.`,
     }
@@ -325,7 +367,8 @@ export function formatDoctorReport(report: DoctorReport): string {
     lines.push(`  retry can help: ${error.retryable ? 'yes' : 'no'}${error.retryAfterMs !== undefined ? ` (after ${(error.retryAfterMs / 1000).toFixed(1)} s)` : ''}`)
     lines.push(`  ${error.message}`)
   }
-  lines.push('', `Verdict: ${report.verdict}`, '')
+  lines.push('', `Tools: ${report.tools.verdict}`)
+  lines.push(`Verdict: ${report.verdict}`, '')
   return lines.join('\n')
 }
 

@@ -3,7 +3,7 @@
 export { buildRequest } from './client/build-request'
 export type { BuildRequestInput } from './client/build-request'
 export { resolveEndpoint } from './client/resolve-endpoint'
-export { classifyHttpError, readProviderError } from './errors/classify-http'
+export { classifyHttpError, readProviderError, refusesTools } from './errors/classify-http'
 export type { ProviderErrorDetail } from './errors/classify-http'
 export { trimEndOf } from './text/trim-end-of'
 export { patchHistoryReasoning } from './client/history-reasoning'

@@ -179,6 +179,9 @@ describe('classifyHttpError on crafted worst cases', () => {
     ['a 404 whose message repeats a model word', (size) => json(404, fill(size, 'I MODEL P', 'U', '.'))],
     ['a 429 whose message is a run of spaces between two durations', (size) => json(429, fill(size, ' ', 'try again in 1s', '2s'))],
     ['a 429 whose message is a run of digits after a limit', (size) => json(429, fill(size, '1', 'limit '))],
+    ['a 400 whose message repeats a tools word', (size) => json(400, fill(size, 'tools tool choice requires '))],
+    ['a 500 whose message repeats function calling', (size) => json(500, fill(size, 'function calling not '))],
+    ['a 400 whose message repeats does not support the', (size) => json(400, fill(size, "doesn't support the tool"))],
   ])('should stay linear on %s', (_name, build) => expectLinear(build))
 })
 

@@ -56,6 +56,8 @@ export function assertAdapter(adapter: unknown): asserts adapter is Adapter {
     }
   }
   if (adapter.readers !== undefined && !isReaderList(adapter.readers)) fail('readers', READER_LIST_RULE)
+  const { prompt } = adapter
+  if (prompt !== undefined && ['tools', 'call', 'results'].some((key) => typeof (prompt as Record<string, unknown> | null)?.[key] !== 'function')) fail('prompt', 'must be { tools, call, results } of functions', prompt)
 }
 
 /**

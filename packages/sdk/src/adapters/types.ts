@@ -1,4 +1,5 @@
 import type { Reader } from '../repair/reader'
+import type { PromptForm } from '../client/prompt-mode'
 import type { InvokeError, InvokeErrorType } from '../errors/invoke-error'
 import type { ChatRequest, ChatResponse, ChatStreamChunk, FinishClass, ToolSet } from '../types'
 
@@ -165,4 +166,11 @@ export interface Adapter {
    * markup; a built-in reader listed here runs at its usual place.
    */
   readers?: readonly Reader[]
+  /**
+   * How the family is prompted when its endpoint refuses `tools` (prompt mode): the tools block, the
+   * call text it asks for, and how tool results are written. Default: the Hermes / Qwen form
+   * (`hermesPrompt`), which a family whose template is Hermes-like need not repeat. The call text
+   * must be read back by the family's readers with identical values (the conformance kit checks it).
+   */
+  prompt?: PromptForm
 }

@@ -125,7 +125,26 @@ export interface ClientConfig {
    * foreign profile is ignored, with a warning to `logger`.
    */
   profile?: import('./profile').EndpointProfile | string | null
+  /**
+   * How tools reach the model. `'native'`: the request's `tools`. `'prompt'`: no `tools`; they are
+   * described in the system message in the model family's own form, past calls and tool results are
+   * sent as that form's text, and the answer is read from text. `'auto'` (default): native, until the
+   * endpoint refuses tools; then the step is sent again in prompt mode, and so is every later step of
+   * the client. Per call: `invoke(…, { toolMode })`.
+   */
+  toolMode?: ToolMode
 }
+
+/**
+ * How tools reach the model: see {@link ClientConfig.toolMode}.
+ *
+ * @example
+ * ```ts
+ * const toolMode: ToolMode = 'prompt' // a local server started without its tool flags
+ * const client = createClient({ baseURL: 'http://localhost:8080/v1', model: 'gemma-2-2b-it', toolMode })
+ * ```
+ */
+export type ToolMode = 'native' | 'prompt' | 'auto'
 
 const HEADER_NAME = /^[!#$%&'*+\-.^\w`|~]+$/
 // Printable Latin-1 with inner spaces and tabs; leading and trailing whitespace is trimmed by fetch.
@@ -166,6 +185,7 @@ const RULES: readonly Rule[] = [
   ['query', isStringMap, 'must be an object of string values, e.g. { "api-version": "2024-10-21" }.'],
   ['disableNamedToolChoice', isBoolean, BOOLEAN_RULE],
   ['reask', isBoolean, BOOLEAN_RULE],
+  ['toolMode', (value) => ['auto', 'native', 'prompt'].includes(value as string), 'must be "auto", "native" or "prompt"', true],
   ['logger', (value) => isRecord(value) && isFunction(value.warn), 'must be an object with a warn(message) method, e.g. console.'],
 ]
 
@@ -185,7 +205,7 @@ function check(record: Record<string, unknown>, rules: readonly Rule[], prefix =
   }
 }
 
-const CALL_OPTIONS = new Set(['maxTokens', 'deadlineMs', 'reask'])
+const CALL_OPTIONS = new Set(['maxTokens', 'deadlineMs', 'reask', 'toolMode'])
 const isAbortSignal = (value: unknown) => isRecord(value) && typeof value.aborted === 'boolean' && isFunction(value.addEventListener) && isFunction(value.removeEventListener)
 // A call's own options, worded as the client's (a plain object as `signal` would fail inside fetch).
 const CALL_RULES: readonly Rule[] = [['signal', isAbortSignal, 'must be an AbortSignal, e.g. controller.signal or AbortSignal.timeout(30_000).'], ...RULES.filter(([field]) => CALL_OPTIONS.has(field))]

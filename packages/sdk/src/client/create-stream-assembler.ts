@@ -30,6 +30,8 @@ export interface StreamAssemblerOptions {
   partialStepBytes?: number
   /** The readers' incremental previews of calls written into content as markup (`Reader.preview`). Default: none. */
   previews?: ReadonlyArray<(from: number) => ReaderPreview>
+  /** Stream `<think>` blocks written into the text as `reasoning` events, not `text` (prompt mode). Default `false`. */
+  reasoningInText?: boolean
 }
 
 interface CallState {
@@ -144,7 +146,8 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
         if (isRecord(inner)) {
           call.name = args.name
           args = inner
-        }
+          // `{"name": "click", ` of an envelope whose arguments have not begun: no preview of them yet.
+        } else if (!force && Object.keys(args).length === 1) return
       }
     }
     if (call.markup || call.object) {
@@ -201,8 +204,24 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
 
   function pushText(delta: string) {
     content.append(delta)
-    emit({ type: 'text', delta })
+    if (options.reasoningInText) emitText(delta)
+    else emit({ type: 'text', delta })
     pushContent(delta)
+  }
+
+  // A `<` near the end of the text so far that may open a think marker: held back until it is known.
+  let held = ''
+  let inThink = false
+  const emitPart = (text: string) => text && emit({ type: inThink ? 'reasoning' : 'text', delta: text })
+  /** Emits text, its `<think>` blocks as reasoning and its think markers not at all. */
+  function emitText(delta: string) {
+    const window = held + delta
+    held = THINK_TAG_START.exec(window)?.[0] ?? ''
+    // Split on the markers: every odd part is a marker's `/` (a closer) or '' (an opener).
+    window
+      .slice(0, window.length - held.length)
+      .split(THINK_TAG)
+      .forEach((part, index) => (index % 2 ? (inThink = !part) : emitPart(part)))
   }
 
   function pushToolCall(fragment: ChatStreamToolCallDelta) {
@@ -316,6 +335,7 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
       }
     },
     finish() {
+      emitPart(held)
       for (const call of calls) emitPartial(call, true)
       if (contentCall && calls.length === 0) emitPartial(contentCall, true)
       const message: ChatResponseMessage = { ...deltaLists.result(), role: role ?? 'assistant', content: content.length === 0 ? null : content.toString() }

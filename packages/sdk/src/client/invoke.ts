@@ -1,7 +1,7 @@
 import type { Emitter } from 'mitt'
 import type { Adapter, AdapterContext, ErrorContext, MatchContext } from '../adapters/types'
 import { classifyFinish } from '../errors/classify-finish'
-import { classifyHttpError } from '../errors/classify-http'
+import { classifyHttpError, refusesTools } from '../errors/classify-http'
 import { errorMessage, InvokeError, isAbortError, isInvokeError } from '../errors/invoke-error'
 import { runHook } from '../adapters/run-hook'
 import { isPlainObject } from '../repair/coerce'
@@ -18,7 +18,8 @@ import { buildAssistantTurn, buildToolMessage, generateCallId, toolOutputContent
 import { isReaskable, reaskMessages } from './reask'
 import { deadlineError, DEFAULT_DEADLINE_MS } from './deadline'
 import { linkRequest, type RequestLink } from './link-request'
-import { checkCallOptions, type ClientConfig, type Streaming } from './config'
+import { checkCallOptions, type ClientConfig, type Streaming, type ToolMode } from './config'
+import { hermesPrompt, toPromptBody } from './prompt-mode'
 import { redact } from './redact'
 import type { StreamRun } from './stream'
 
@@ -47,6 +48,8 @@ export interface InvokeOptions {
   reask?: boolean
   /** The whole-call deadline for this step (overrides the client's `deadlineMs`; `Infinity` for none). */
   deadlineMs?: number
+  /** How tools reach the model in this step (overrides the client's `toolMode`). */
+  toolMode?: ToolMode
 }
 
 /** What a client holds for every step (built once in `createClient`). */
@@ -72,12 +75,12 @@ export interface ClientState {
   echo: ResolvedEchoFields
   /** Fields of history turns the endpoint asked for (`echo`) or refused (`strip`) on earlier steps. */
   messageFields: Record<string, MessageFieldRule>
-  /** Tools described in the prompt rather than sent (learnt when the endpoint refuses tools). */
-  promptMode: boolean
   /** The readers of text formats, in the order they run: the config's, the adapters', the default set. */
   readers: readonly Reader[]
   /** `client.stream()` and the reading of stream events a server sends to a plain request (in a core client not given `streaming`, refusals that say to pass it). */
   streaming: StreamingSupport
+  /** The endpoint refused tools on an earlier step (`toolMode: 'auto'`): every later step is sent in prompt mode. */
+  promptMode: boolean
 }
 
 /** What `streaming` (of `@wildcall/sdk/streaming`) carries: the streamed step, and the reader of a body of events. */
@@ -117,6 +120,9 @@ export interface StepState {
   /** When the whole call must end (`Date.now()` time, retries included), and the `deadlineMs` it came from. */
   deadlineAt?: number
   deadlineMs?: number
+  /** The step's `toolMode`, and whether it is sent in prompt mode. */
+  toolMode: ToolMode
+  prompt: boolean
 }
 
 /** Builds and patches the request of one step; throws `config_error` for bad input or a failing hook. */
@@ -131,6 +137,8 @@ export function prepareStep(client: ClientState, messages: ChatMessage[], tools:
   if (options.toolChoiceName !== undefined) context.toolChoiceName = options.toolChoiceName
   const step = { client, context, tools, fixes, adapted: 0, messages, options, details: [] as AttemptDetail[] } as StepState
   if (options.signal) step.signal = options.signal
+  const toolMode = (step.toolMode = options.toolMode ?? client.config.toolMode ?? 'auto')
+  step.prompt = toolMode === 'prompt' || (toolMode === 'auto' && client.promptMode)
   const deadlineMs = options.deadlineMs ?? client.config.deadlineMs ?? DEFAULT_DEADLINE_MS
   if (Number.isFinite(deadlineMs)) {
     step.deadlineMs = deadlineMs
@@ -158,8 +166,9 @@ function patchBody(step: StepState, messages: ChatMessage[]): void {
     const patch = adapter.patchRequest
     if (patch) body = runHook(adapter, 'patchRequest', () => patch.call(adapter, body, context)) ?? body
   }
-  const requestFixes: string[] = []
+  const requestFixes: string[] = step.prompt ? ['prompt-tools'] : []
   body.messages = sendMessageFields(body.messages, client.echo, client.messageFields, requestFixes)
+  if (step.prompt) body = toPromptBody(body, client.chain.find((adapter) => adapter.prompt)?.prompt ?? hermesPrompt, options.toolChoiceName)
   const choice = body.tool_choice
   for (const change of client.fieldChanges) {
     const changed = applyFieldChange(body, change)
@@ -616,6 +625,13 @@ export async function runAttempt(step: StepState, attempt: number, read: (sent: 
       detail.durationMs = Date.now() - startedAt
       const failure = ensureInvokeError(error, step.signal)
       if (isInvokeError(failure)) recordFailure(detail, failure)
+      // The endpoint refuses tools: the same step again in prompt mode, and every later one (not a retry).
+      if (step.toolMode === 'auto' && !step.prompt && refusesTools(error)) {
+        step.prompt = step.client.promptMode = true
+        noteLearned(step.client)
+        patchBody(step, step.messages)
+        continue
+      }
       if (adaptToRejection(step, error)) continue
       const recovered = failedGenerationResponse(error)
       if (!recovered) throw withEvidence(step, failure)

@@ -117,7 +117,7 @@ export function readEventText(step: StepState, response: Response, text: string)
 async function readStream(step: StepState, sent: SentRequest, emit: (event: StreamEvent) => void): Promise<ChatResponse> {
   const { client } = step
   const { response, link } = sent
-  const options = { previews: previewsOf(client.readers) }
+  const options = { previews: previewsOf(client.readers), reasoningInText: step.prompt }
   const assembler = createStreamAssembler(emit, options)
   const fixers = client.responseChain.filter((adapter) => adapter.fixChunk)
   const body = response.body

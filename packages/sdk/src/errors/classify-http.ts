@@ -199,6 +199,12 @@ const RATE_CODES = /^(?:rate_limit_exceeded|rate_limit_error|rate_limited|resour
 const RATE_WORDS = /rate[\s_-]?limit|too many requests|requests per (?:minute|second|day)|tokens per minute|\b[rt]pm\b|throttl/i
 const SERVER_CODES = /^(?:server_error|api_error|internal_error|internal_server_error|internal|overloaded_error|overloaded|unavailable|service_unavailable|deadline_exceeded|bad_gateway|gateway_timeout)$/i
 const SERVER_WORDS = /overloaded|loading model|model is (?:currently )?loading|(?:service|server) (?:is )?(?:temporarily )?unavailable|internal (?:server )?error|bad gateway|gateway time-?out|upstream (?:error|connect)|try again later/i
+// A refusal of tools themselves, in any server's words: the model or server "does not support tools /
+// function calling" (Ollama), tools "are not supported / enabled", or tools or tool choice "require" a
+// server flag (llama.cpp's `--jinja`, vLLM's `--enable-auto-tool-choice`). `tools[0]…` (a schema
+// problem), `parallel_tool_calls` and a refused tool_choice form ("tool choice 'required' is not supported") are not.
+// regex-bounded: each gap is at most 40 characters and cannot cross a full stop, so an attempt reads ~130 characters (test: packages/sdk/src/linear-time.test.ts)
+const REFUSES_TOOLS = /(?:does ?n[o']t|cannot) (?:support|accept) (?:the )?(?:tools?|function[ _-]?calling)(?![\w[]| ?choice)|\b(?:tools?|function[ _-]?calling)(?![\w[]| ?choice)[^.]{1,40}?\bnot (?:supported|enabled)|(?:\b(?:tools?|function[ _-]?calling)(?![\w[]| ?choice)|tool choice)[^.]{1,40}?\brequires?\b[^.]{0,40}?--/i
 const BAD_REQUEST_CODES = /^(?:invalid_request_error|invalid_argument|failed_precondition|bad_request|invalid_parameter|invalidparameter|tool_use_failed|validation_error|unprocessable_entity)$/i
 
 /** The HTTP status that a 2xx `{ error }` body means, from its own code, status or type. */
@@ -215,6 +221,8 @@ function impliedStatus(detail: ProviderErrorDetail, has: (pattern: RegExp) => bo
 
 interface Verdict {
   type: InvokeErrorType
+  /** A refusal of `tools` (see {@link refusesTools}). */
+  tools?: true
   /** What happened, in a few words. */
   what: string
   /** What the caller should do. */
@@ -246,6 +254,16 @@ function decide(status: number, message: string, has: (pattern: RegExp) => boole
   }
   if (status === 401 || status === 403 || (status < 500 && (has(AUTH_CODES) || AUTH_WORDS.test(message)))) {
     return { type: 'auth_error', what: 'the API key was rejected or has no access', advice: "Check apiKey (it must belong to this baseURL's provider) and that your account may use this model." }
+  }
+  if (status >= 400 && REFUSES_TOOLS.test(message)) {
+    // Whatever the status (Ollama says 400 "api_error", llama.cpp 500): the same request fails again.
+    const flags = message.match(/--[a-z][\w-]*/gi)
+    return {
+      type: 'bad_request',
+      tools: true,
+      what: 'the endpoint does not accept tools',
+      advice: `Retrying will not help: set toolMode: 'prompt' to describe the tools in the prompt, or ${flags ? `start the server with ${flags.join(' ')}` : 'use a model whose chat template supports tools'}.`,
+    }
   }
   if (MODEL_WORDS.test(message) || (status < 500 && has(MODEL_CODES))) {
     return { type: 'model_not_found', what: 'the model is not available at this endpoint', advice: 'Check the model name as your provider spells it (for a local server: that the model is loaded).' }
@@ -316,9 +334,24 @@ export function classifyHttpError(status: number, headers: HeadersLike | undefin
   const said = `${detail.message ? `: "${quote(detail.message)}"` : ''}${labels.length > 0 ? ` (${quote(labels.join(', '), 80)})` : ''}`
   const page = detail.html ? ' The body is an HTML page, probably from a proxy or gateway in front of the API.' : ''
   const wait = retryAfterMs !== undefined ? ` The server asks to wait ${retryAfterMs} ms.` : ''
-  return new InvokeError(verdict.type, `${label}, ${verdict.what}${said}.${page} ${verdict.advice}${wait}`, {
+  const error = new InvokeError(verdict.type, `${label}, ${verdict.what}${said}.${page} ${verdict.advice}${wait}`, {
     status,
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
     rawResponse: body === undefined ? bodyText : body,
   })
+  if (verdict.tools) refusals.add(error)
+  return error
 }
+
+const refusals = new WeakSet<object>()
+
+/**
+ * Whether `error` is an endpoint's refusal of `tools` themselves (the model has no tool template,
+ * the server was started without its tool flags): what makes `toolMode: 'auto'` switch to prompt mode.
+ *
+ * @example
+ * ```ts
+ * refusesTools(classifyHttpError(500, undefined, text, { error: { code: 500, message: 'tools param requires --jinja flag' } })) // true
+ * ```
+ */
+export const refusesTools = (error: unknown): boolean => refusals.has(error as object)

@@ -9,6 +9,7 @@ export { startScriptedServer, toolCallResponse, contentResponse, sseChunks } fro
 export type { ScriptedReply, ScriptedServer, ScriptedServerOptions, RecordedRequest, ResponseOptions } from './scripted-server'
 export type { AdapterTestOptions, AdapterTestTarget, AdapterRequestCase, AdapterResponseCase, AdapterFinishCase } from './test-adapter'
 export { checkHistory } from './check-history'
+export { checkPromptForm } from './check-prompt-form'
 export type { CheckHistoryOptions } from './check-history'
 export { streamedReply } from './streamed-reply'
 

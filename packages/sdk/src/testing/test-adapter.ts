@@ -11,6 +11,7 @@ import { isInvokeError, type InvokeErrorType } from '../errors/invoke-error'
 import { defineTool } from '../tool/define-tool'
 import type { ChatMessage, ChatRequest, ChatResponse, FinishClass, ToolSet } from '../types'
 import { ensure, ensureEqual, ensureSubset } from './check'
+import { checkPromptForm } from './check-prompt-form'
 import { contentResponse, toolCallResponse } from './scripted-server'
 
 /** A model name (on `https://api.example.com/v1`), or a model on a given base URL. */
@@ -375,6 +376,10 @@ export function registerAdapterSuite({ describe, it }: SuiteRunner, adapter: Ada
       it('should classify finish reasons only into known classes', () => {
         for (const target of probes) checkClassifyFinish(adapter, target)
       })
+    }
+
+    if (adapter.prompt) {
+      it('should read back, with identical values, every call its prompt form asks for', () => checkPromptForm(adapter.prompt!, adapter.readers))
     }
 
     if (options.requests?.length) {
