@@ -321,3 +321,26 @@ describe('hermesPrompt', () => {
     )
   })
 })
+
+describe('the prompt-mode switch in client.profile', () => {
+  it('should fire "learned" with toolMode "prompt", and a client started from that profile should send one request a step', async () => {
+    server = await startScriptedServer({ script: modelServer('Ollama /v1', PLAIN_CALLS) })
+    const baseURL = `${server.url}/v1`
+    const first = createClient({ baseURL, model: 'gemma2:2b', maxRetries: 0 })
+    const learned: unknown[] = []
+    first.events.on('learned', ({ profile }) => learned.push(profile))
+    await first.invoke([{ role: 'user', content: 'click 3' }], plainTools)
+    expect(server.requests).toHaveLength(2)
+    expect(learned).toEqual([expect.objectContaining({ toolMode: 'prompt' })])
+    expect(first.profile.toolMode).toBe('prompt')
+
+    const saved = JSON.stringify(first.profile)
+    const second = createClient({ baseURL, model: 'gemma2:2b', maxRetries: 0, profile: saved })
+    const { result } = await runStep(second, 'stream', [{ role: 'user', content: 'click 3' }], plainTools)
+    expect(result.toolCall).toMatchObject({ name: 'click', args: { index: 3 } })
+    expect(server.requests).toHaveLength(3)
+    expect(server.requests[2]!.body).not.toHaveProperty('tools')
+    // An explicit 'native' still wins over what the profile learnt.
+    await expect(second.invoke([{ role: 'user', content: 'click 3' }], plainTools, { toolMode: 'native' })).rejects.toMatchObject({ type: 'bad_request', retryable: false })
+  })
+})
