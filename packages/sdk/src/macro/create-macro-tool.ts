@@ -1,4 +1,3 @@
-import { z } from 'zod/v4'
 import { errorMessage, InvokeError, isAbortError, isInvokeError } from '../errors/invoke-error'
 import { abortReason } from '../retry/with-retry'
 import { assertToolName } from '../tool/check-tool-definition'
@@ -301,12 +300,29 @@ function resolveReflection(reflection: unknown): StandardSchemaLike | undefined 
 
 let sharedReflection: StandardSchemaLike | undefined
 function defaultReflection(): StandardSchemaLike {
-  // One schema object for every macro tool, so its JSON Schema is converted once.
-  sharedReflection ??= z.object({
-    evaluation_previous_goal: z.string().optional(),
-    memory: z.string().optional(),
-    next_goal: z.string().optional(),
-  })
+  // One schema object for every macro tool, so its JSON Schema is built once. Plain JSON Schema
+  // and a validator of its own: a schema library here would be in every app's bundle.
+  if (!sharedReflection) {
+    const properties: Record<string, unknown> = {}
+    for (const key of DEFAULT_REFLECTION_KEYS) properties[key] = { type: 'string' }
+    sharedReflection = {
+      '~standard': {
+        version: 1,
+        vendor: 'wildcall',
+        validate: (value) => {
+          const issues: SchemaIssue[] = []
+          const output: Record<string, unknown> = {}
+          for (const key of DEFAULT_REFLECTION_KEYS) {
+            const field = (value as Record<string, unknown>)[key]
+            if (typeof field === 'string') output[key] = field
+            else if (field !== undefined) issues.push({ message: `Invalid input: expected string, received ${describe(field)}`, path: [key] })
+          }
+          return issues.length > 0 ? { issues } : { value: output }
+        },
+      },
+    }
+    setToolJsonSchema(sharedReflection, { type: 'object', properties })
+  }
   return sharedReflection
 }
 
