@@ -12,8 +12,9 @@ export const DEFAULT_REFLECTION_KEYS = ['evaluation_previous_goal', 'memory', 'n
 
 type DefaultReflection = { evaluation_previous_goal?: string; memory?: string; next_goal?: string }
 
-/** The input of one tool of a tool map. */
+/** The input of one tool of a tool map, and what its `execute` returns. */
 type ToolInput<T> = T extends Tool<infer Input> ? Input : never
+type ToolOutput<T> = T extends Tool<any, infer Output> ? Output : never
 
 /**
  * Exactly one `{ toolName: input }` of the packed tools.
@@ -51,23 +52,27 @@ export type MacroInput<Tools extends ToolSet, Reflection = DefaultReflection> = 
 export interface MacroToolResult<Tools extends ToolSet, Reflection = DefaultReflection> {
   /** The macro tool's validated input (reflection and action). */
   input: MacroInput<Tools, Reflection>
-  /** The action taken: its name and its validated input (no `Object.keys(input.action)` needed). */
+  /**
+   * The action taken: its name, its validated input (no `Object.keys(input.action)` needed) and what
+   * its `execute` returned (`output`, the same value as below, not enumerable). Checking
+   * `action.name` types the other two.
+   */
   action: MacroActionTaken<Tools>
-  /** What the chosen action's `execute` returned (`undefined` when it has none). */
-  output: unknown
+  /** What the chosen action's `execute` returned (`undefined` when it has none); also `action.output`. */
+  output: MacroActionTaken<Tools>['output']
 }
 
 /**
- * The action a macro tool ran, by name: narrowing on `name` types `input`.
+ * The action a macro tool ran, by name: narrowing on `name` types `input` and `output`.
  *
  * @example
  * ```ts
  * const { action } = result.toolResult
- * if (action.name === 'click') highlight(action.input.index)
+ * if (action.name === 'click') highlight(action.input.index, action.output)
  * ```
  */
 export type MacroActionTaken<Tools extends ToolSet> = {
-  [Name in keyof Tools & string]: { name: Name; input: ToolInput<Tools[Name]> }
+  [Name in keyof Tools & string]: { name: Name; input: ToolInput<Tools[Name]>; output: ToolOutput<Tools[Name]> }
 }[keyof Tools & string]
 
 /**
@@ -265,7 +270,10 @@ export function createMacroTool<Tools extends ToolSet, Reflection extends Standa
     if (signal?.aborted) throw abortReason(signal)
     context?.emit?.('action', { name, input: actionInput, output, durationMs: Math.round(performance.now() - startedAt) })
     trackWait(name, actionInput)
-    return { input, action: { name, input: actionInput } as MacroActionTaken<Tools>, output }
+    // `action.output` lets a check of `action.name` type the output too; not enumerable, so the
+    // result serialises and compares as `{ input, action: { name, input }, output }`, output once.
+    const taken = Object.defineProperty({ name, input: actionInput }, 'output', { value: output }) as MacroActionTaken<Tools>
+    return { input, action: taken, output: taken.output }
   }
 
   return {
