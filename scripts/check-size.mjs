@@ -55,40 +55,20 @@ const SDK_ENTRIES = { '': 'index', '/core': 'core', '/json-schema': 'json-schema
 
 /**
  * The JSON-Schema-only app of the budget: what an in-page browser agent that never imports zod
- * writes (README, "In your app", the JSON Schema variant). It is bundled whole.
+ * writes, read from the README ("What a browser app ships"), so that the figure is that snippet's.
+ * It is bundled whole.
  */
-const APP_SOURCE = `
-import { createClient, createMacroTool, defineTool, isInvokeError } from '@wildcall/sdk/core'
-import { jsonSchema } from '@wildcall/sdk/json-schema'
-const tools = {
-  click_element_by_index: defineTool({
-    description: 'Click the element with this index',
-    inputSchema: jsonSchema({ type: 'object', properties: { index: { type: 'integer' } }, required: ['index'] }),
-    execute: async ({ index }) => 'clicked ' + index,
-  }),
-  done: defineTool({
-    description: 'Finish and report to the user',
-    inputSchema: jsonSchema({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }),
-    execute: async ({ text }) => text,
-  }),
-}
-const AgentOutput = createMacroTool(tools)
-const client = createClient({ baseURL: 'https://dashscope.aliyuncs.com/compatible-mode/v1', model: 'qwen3-max', apiKey: 'sk-…' })
-export async function step(messages) {
-  try {
-    return await client.invoke(messages, { AgentOutput }, { toolChoiceName: 'AgentOutput' })
-  } catch (error) {
-    if (isInvokeError(error)) console.log(error.type, error.retryable, error.message)
-    throw error
-  }
-}
-`
+const APP_SOURCE = (() => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8')
+  const match = /<!-- snippet: browser-app\b[^>]*-->\s*```ts\n([\s\S]*?)```/.exec(readme)
+  if (!match) throw new Error('README.md has no "browser-app" snippet to measure')
+  return match[1]
+})()
 
 /** The same app with zod 4 tools on the root entry (reported: what a zod app ships, zod included). */
 const ZOD_APP_SOURCE = APP_SOURCE.replace("'@wildcall/sdk/core'", "'@wildcall/sdk'")
   .replace("import { jsonSchema } from '@wildcall/sdk/json-schema'", "import { z } from 'zod'")
-  .replace("jsonSchema({ type: 'object', properties: { index: { type: 'integer' } }, required: ['index'] })", 'z.object({ index: z.number().int() })')
-  .replace("jsonSchema({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] })", 'z.object({ text: z.string() })')
+  .replace(/jsonSchema\(\{ type: 'object', properties: \{ (\w+): \{ type: '(\w+)' \} \}, required: \['\w+'\] \}\)/g, (_all, key, type) => `z.object({ ${key}: z.${type === 'integer' ? 'number().int' : type}() })`)
 
 /**
  * Bundles one entry (a file, or `{ contents }` of a module) for the browser and returns its sizes and

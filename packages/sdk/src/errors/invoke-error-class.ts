@@ -24,6 +24,8 @@ export function isRetryableType(type: InvokeErrorType): boolean {
 // A registered symbol, so two copies of the SDK (or two realms) recognise each other's errors.
 export const MARKER = Symbol.for('wildcall.InvokeError')
 
+const OPTIONAL_KEYS = ['status', 'retryAfterMs', 'rawResponse', 'attempts', 'usage', 'toolCall', 'messages'] as const
+
 /** The class behind {@link AnyInvokeError}: see `./invoke-error`. */
 export class InvokeError extends Error {
   override readonly name = 'InvokeError'
@@ -34,7 +36,7 @@ export class InvokeError extends Error {
   /** The response the error was read from (parsed body, or its text), API key redacted. */
   readonly rawResponse?: unknown
   /** Errors of earlier attempts, oldest first; empty when the step was tried once. */
-  readonly attempts: AnyInvokeError[]
+  readonly attempts!: AnyInvokeError[]
   /** Tokens the step spent before it failed (summed over its attempts), when an invoke raised it. */
   readonly usage?: Usage
   /** `tool_execution_error`: the validated call whose tool threw. */
@@ -50,13 +52,11 @@ export class InvokeError extends Error {
     super(message.startsWith('[wildcall]') ? message : `[wildcall] ${message}`, options.cause === undefined ? undefined : { cause: options.cause })
     this.type = type
     this.retryable = options.retryable ?? isRetryableType(type)
-    if (options.status !== undefined) this.status = options.status
-    if (options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs
-    if (options.rawResponse !== undefined) this.rawResponse = options.rawResponse
-    this.attempts = options.attempts ?? []
-    if (options.usage !== undefined) this.usage = options.usage
-    if (options.toolCall !== undefined) this.toolCall = options.toolCall
-    if (options.messages !== undefined) this.messages = options.messages
+    // In this order (an error's keys list as they always did); `attempts` always, the others when given.
+    for (const key of OPTIONAL_KEYS) {
+      const value = key === 'attempts' ? (options.attempts ?? []) : options[key]
+      if (value !== undefined) (this as Record<string, unknown>)[key] = value
+    }
   }
 }
 

@@ -317,15 +317,13 @@ function defaultReflection(): StandardSchemaLike {
       '~standard': {
         version: 1,
         vendor: 'wildcall',
+        // Called with the reflection fields the input has (see validateMacroInput): each a string.
         validate: (value) => {
-          const issues: SchemaIssue[] = []
-          const output: Record<string, unknown> = {}
-          for (const key of DEFAULT_REFLECTION_KEYS) {
-            const field = (value as Record<string, unknown>)[key]
-            if (typeof field === 'string') output[key] = field
-            else if (field !== undefined) issues.push({ message: `Invalid input: expected string, received ${describe(field)}`, path: [key] })
-          }
-          return issues.length > 0 ? { issues } : { value: output }
+          const fields = value as Record<string, unknown>
+          const issues: SchemaIssue[] = Object.keys(fields)
+            .filter((key) => fields[key] !== undefined && typeof fields[key] !== 'string')
+            .map((key) => ({ message: `Invalid input: expected string, received ${describe(fields[key])}`, path: [key] }))
+          return issues.length > 0 ? { issues } : { value }
         },
       },
     }
