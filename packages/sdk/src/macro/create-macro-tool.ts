@@ -108,7 +108,7 @@ export interface MacroToolOptions<Reflection extends StandardSchemaLike | false 
   /** The tool's description. Default: "Reflect on the last step, then take exactly one action." */
   description?: string
   /**
-   * The reflection fields, as a zod object (every field optional is best: models skip them), or
+   * The reflection fields, as an object schema of any library (every field optional is best: models skip them), or
    * `false` for none. Default: optional `evaluation_previous_goal`, `memory`, `next_goal` strings.
    */
   reflection?: Reflection
