@@ -114,7 +114,7 @@ function convert(schema: StandardSchemaLike): Record<string, unknown> {
     throw new InvokeError(
       'config_error',
       zod4
-        ? 'A tool input schema is a zod 4 schema with no JSON Schema of its own (zod/mini, or zod before 4.2): use zod 4.2 or later, imported from "zod".'
+        ? 'A zod 4 tool input schema describes itself as JSON Schema from zod 4.2 on, imported from "zod" (not "zod/mini"): upgrade zod.'
         : '_def' in schema
           ? // zod 3 cannot describe itself: in `@wildcall/sdk/core` its converter is an opt-in import, so
             // that only its users pay for it (`@wildcall/sdk` brings it: see `useZod3Converter`).

@@ -36,7 +36,7 @@ describe('toToolJsonSchema (zod read by shape)', () => {
       caught = error
     }
     expect(isInvokeError(caught) && caught.type).toBe('config_error')
-    expect((caught as Error).message).toContain('zod 4.2 or later, imported from "zod"')
+    expect((caught as Error).message).toContain('from zod 4.2 on, imported from "zod" (not "zod/mini"): upgrade zod.')
   })
 })
 
