@@ -1,15 +1,22 @@
 #!/usr/bin/env node
-// Size budget of what a browser user downloads, checked in CI.
+// Size budget of what a browser user downloads, checked in CI (minified, gzip level 9).
 //
-// - `@wildcall/sdk`: everything its root entry exports (the client with every built-in reader),
-//   bundled for the browser, minified, zod external — at most 48 kB gzip, and no `node:` (or bare
-//   Node built-in) import may be reached.
-// - `@wildcall/sdk/core`: the same client with only the JSON reader and without streaming — at most
-//   30 kB gzip; no streaming module (client/stream.ts, the assembler, eventsource-parser) may be reached.
+// - the JSON-Schema-only app: `@wildcall/sdk/core` + `@wildcall/sdk/json-schema` + `createMacroTool`
+//   + `createClient`, tools in plain JSON Schema (APP_SOURCE below), bundled WHOLE — nothing external,
+//   so whatever it pulls in counts — at most 50 kB gzip, and no zod module may be in it.
+// - `@wildcall/sdk`: everything its root entry exports (the client with every built-in reader and
+//   streaming), zod external — at most 60.5 kB gzip, and no `node:` (or bare Node built-in) import
+//   may be reached.
+// - `@wildcall/sdk/core`: the same client with only the JSON reader and without streaming, zod
+//   external — at most 40.5 kB gzip; no streaming module (client/stream.ts, the assembler,
+//   eventsource-parser) may be reached.
+// - `@wildcall/sdk` + zod 4 tools + `createMacroTool`, bundled whole (zod included): reported, no budget.
 // - `@wildcall/sdk/streaming` (what a core client needs for `stream()`): what it adds to a core bundle
 //   (reported, no budget).
 // - each `@wildcall/adapter-*`: bundled the same way with the SDK and zod external — at most 1 kB gzip
 //   (the built-in readers an adapter declares live in the SDK, so they are not counted).
+// - `@wildcall/otel`, once packages/otel exists: what it adds to the `@wildcall/sdk` bundle
+//   (`@opentelemetry/api` external, a peer) — at most 3 kB gzip (see `measureOtel`).
 // - each built-in reader: what it adds to a core bundle (reported, no budget).
 // - `@wildcall/sdk/json-schema` (plain JSON Schema tools and their validator): what it adds to the
 //   root entry's bundle, i.e. the root and this entry bundled together, minus the root alone.
@@ -18,9 +25,9 @@
 //   does (bare zod 3 schemas work there with zero configuration).
 // - `@wildcall/mcp`: bundled with the SDK and the MCP SDK external.
 //
-// Sources are bundled (esbuild compiles TypeScript the way tsup does), so the figure never comes
-// from a stale `dist`. Usage: `node scripts/check-size.mjs [--json]`. Exit code 0 when every
-// package is within budget, 1 otherwise.
+// Sources are bundled (esbuild compiles TypeScript the way tsup does; `@wildcall/sdk*` resolves to
+// packages/sdk/src), so the figure never comes from a stale `dist`. Usage:
+// `node scripts/check-size.mjs [--json]`. Exit code 0 when every package is within budget, 1 otherwise.
 import { builtinModules } from 'node:module'
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
@@ -30,8 +37,10 @@ import { build } from 'esbuild'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const KB = 1000
-const SDK_BUDGET = 48 * KB
-const CORE_BUDGET = 30 * KB
+const APP_BUDGET = 50 * KB
+const SDK_BUDGET = 60.5 * KB
+const CORE_BUDGET = 40.5 * KB
+const OTEL_BUDGET = 3 * KB
 const ADAPTER_BUDGET = 1 * KB
 const JSON_SCHEMA_BUDGET = 8 * KB
 const MCP_BUDGET = 2 * KB
@@ -39,6 +48,27 @@ const ZOD3_BUDGET = 3.5 * KB
 const nodeBuiltins = new Set(builtinModules)
 // What only `@wildcall/sdk/streaming` may bring into a core bundle.
 const STREAMING_MODULES = /client\/(stream|create-stream-assembler|parse-partial-json|combine-previews|merge-delta-lists|streaming)\.ts$|eventsource-parser/
+// Any module of any zod copy: the JSON-Schema-only app must contain none.
+const ZOD_MODULES = /(^|\/)node_modules\/zod\d*\//
+// The entry points as an app imports them, read from the sources.
+const SDK_ENTRIES = { '': 'index', '/core': 'core', '/json-schema': 'json-schema', '/readers': 'readers', '/streaming': 'streaming', '/zod3': 'zod3', '/internal': 'internal' }
+
+/**
+ * The JSON-Schema-only app of the budget: what an in-page browser agent that never imports zod
+ * writes, read from the README ("What a browser app ships"), so that the figure is that snippet's.
+ * It is bundled whole.
+ */
+const APP_SOURCE = (() => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8')
+  const match = /<!-- snippet: browser-app\b[^>]*-->\s*```ts\n([\s\S]*?)```/.exec(readme)
+  if (!match) throw new Error('README.md has no "browser-app" snippet to measure')
+  return match[1]
+})()
+
+/** The same app with zod 4 tools on the root entry (reported: what a zod app ships, zod included). */
+const ZOD_APP_SOURCE = APP_SOURCE.replace("'@wildcall/sdk/core'", "'@wildcall/sdk'")
+  .replace("import { jsonSchema } from '@wildcall/sdk/json-schema'", "import { z } from 'zod'")
+  .replace(/jsonSchema\(\{ type: 'object', properties: \{ (\w+): \{ type: '(\w+)' \} \}, required: \['\w+'\] \}\)/g, (_all, key, type) => `z.object({ ${key}: z.${type === 'integer' ? 'number().int' : type}() })`)
 
 /**
  * Bundles one entry (a file, or `{ contents }` of a module) for the browser and returns its sizes and
@@ -63,6 +93,12 @@ async function measure(name, entry, external, budget, baseline = { minified: 0, 
         // the build, so the report names every offender at once.
         name: 'record-node-imports',
         setup(builder) {
+          // `@wildcall/sdk…` from the sources, unless this bundle leaves the SDK out.
+          builder.onResolve({ filter: /^@wildcall\/sdk(\/|$)/ }, (args) => {
+            const file = SDK_ENTRIES[args.path.slice('@wildcall/sdk'.length)]
+            if (external.includes('@wildcall/sdk') || file === undefined) return undefined
+            return { path: join(root, `packages/sdk/src/${file}.ts`) }
+          })
           builder.onResolve({ filter: /.*/ }, (args) => {
             const bare = args.path.replace(/^node:/, '').split('/')[0]
             if (args.path.startsWith('node:') || nodeBuiltins.has(bare)) {
@@ -82,21 +118,25 @@ async function measure(name, entry, external, budget, baseline = { minified: 0, 
     .map(([file, info]) => ({ file: relative(root, join(root, file)), bytes: info.bytesInOutput }))
     .sort((a, b) => b.bytes - a.bytes)
     .slice(0, 5)
+  const zodModules = Object.keys(inputs).filter((file) => ZOD_MODULES.test(file)).length
   const problems = []
   if (gzip > budget) problems.push(`${gzip} B gzip is over the budget of ${budget} B`)
   if (nodeImports.size > 0) problems.push(`imports Node built-ins: ${[...nodeImports].join(', ')}`)
   const reached = forbidden ? Object.keys(inputs).filter((file) => forbidden.test(file)) : []
   if (reached.length > 0) problems.push(`reaches modules it must leave out: ${reached.join(', ')}`)
-  return { name, minified: code.length - baseline.minified, gzip, budget, ok: problems.length === 0, problems, largest }
+  return { name, minified: code.length - baseline.minified, gzip, budget, zodModules, ok: problems.length === 0, problems, largest }
 }
 
 async function checkSizes() {
   const reports = []
+  reports.push(await measure('app: core + json-schema + macro tool, whole', { contents: APP_SOURCE }, [], APP_BUDGET, undefined, ZOD_MODULES))
+  reports.push({ ...(await measure('app: @wildcall/sdk + zod 4 + macro tool, whole', { contents: ZOD_APP_SOURCE }, [], Number.POSITIVE_INFINITY)), budget: null })
   const sdkEntry = join(root, 'packages/sdk/src/index.ts')
   const sdk = await measure('@wildcall/sdk', sdkEntry, ['zod', 'zod/*'], SDK_BUDGET)
   reports.push(sdk)
   const jsonSchemaEntry = { contents: ['packages/sdk/src/index.ts', 'packages/sdk/src/json-schema.ts'].map((file) => `export * from './${file}'`).join('\n') }
   reports.push(await measure('@wildcall/sdk/json-schema', jsonSchemaEntry, ['zod', 'zod/*'], JSON_SCHEMA_BUDGET, sdk))
+  reports.push(...(await measureOtel(sdk)))
   reports.push(await measure('@wildcall/mcp', join(root, 'packages/mcp/src/index.ts'), ['@wildcall/sdk', '@wildcall/sdk/*', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', 'zod', 'zod/*'], MCP_BUDGET))
   const core = await measure('@wildcall/sdk/core', join(root, 'packages/sdk/src/core.ts'), ['zod', 'zod/*'], CORE_BUDGET, undefined, STREAMING_MODULES)
   reports.push(core)
@@ -120,6 +160,17 @@ async function checkSizes() {
   return reports
 }
 
+/**
+ * `@wildcall/otel`'s own cost: the root entry and it bundled together, minus the root alone
+ * (`@opentelemetry/api` is a peer the app has anyway). Nothing to measure until packages/otel exists.
+ */
+async function measureOtel(sdk) {
+  const entry = join(root, 'packages/otel/src/index.ts')
+  if (!existsSync(entry)) return []
+  const contents = `export * from './packages/sdk/src/index.ts'\nexport * from './packages/otel/src/index.ts'`
+  return [await measure('@wildcall/otel', { contents }, ['zod', 'zod/*', '@opentelemetry/*'], OTEL_BUDGET, sdk)]
+}
+
 /** Each built-in reader's own cost: a core bundle that also exports it, minus the core bundle. */
 async function measureReaders(core) {
   const source = readFileSync(join(root, 'packages/sdk/src/readers.ts'), 'utf8')
@@ -139,10 +190,11 @@ if (process.argv.includes('--json')) {
   console.log(JSON.stringify({ ok, packages: reports }, null, 2))
 } else {
   const width = Math.max(...reports.map((report) => report.name.length))
-  console.log(`${'package'.padEnd(width)}  minified   gzip  budget`)
+  console.log(`${'package'.padEnd(width)}  minified    gzip  budget`)
   for (const report of reports) {
-    const budget = report.budget === null ? '+core' : String(report.budget)
-    const line = `${report.name.padEnd(width)}  ${String(report.minified).padStart(8)}  ${String(report.gzip).padStart(5)}  ${budget.padStart(6)}  ${report.ok ? 'ok' : 'FAIL'}`
+    const budget = report.budget === null ? (report.name.startsWith('app:') ? '-' : '+core') : String(report.budget)
+    const zod = report.name.startsWith('app:') ? `  zod modules: ${report.zodModules}` : ''
+    const line = `${report.name.padEnd(width)}  ${String(report.minified).padStart(8)}  ${String(report.gzip).padStart(6)}  ${budget.padStart(6)}  ${report.ok ? 'ok' : 'FAIL'}${zod}`
     console.log(line)
     for (const problem of report.problems) console.log(`  ✗ ${problem}`)
     if (!report.ok && report.largest.length > 0) {

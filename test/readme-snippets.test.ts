@@ -44,4 +44,26 @@ describe('README snippets', () => {
     expect(stdout).toContain("[ 'double-encoded-arguments' ]")
     expect(server.requests.at(-1)!.body.enable_thinking).toBe(false)
   })
+
+  // The browser app of the README is what scripts/check-size.mjs bundles whole: it must compile as
+  // written, its tools typed from their JSON Schema.
+  it('should type-check the README browser app (the bundle the size budget measures)', async () => {
+    const source = await readSnippet('README.md', 'browser-app')
+    const directory = join(root, 'test-results/snippets')
+    await mkdir(directory, { recursive: true })
+    await writeFile(join(directory, 'browser-app.ts'), source)
+    const sdk = (file: string) => [join(root, `packages/sdk/src/${file}.ts`)]
+    const config = {
+      extends: '../../tsconfig.base.json',
+      compilerOptions: { types: [], paths: { '@wildcall/sdk/core': sdk('core'), '@wildcall/sdk/json-schema': sdk('json-schema') } },
+      files: ['browser-app.ts'],
+    }
+    await writeFile(join(directory, 'tsconfig.json'), JSON.stringify(config))
+    const tsc = join(root, 'node_modules/typescript/bin/tsc')
+    const outcome = await run(process.execPath, [tsc, '--noEmit', '-p', directory]).then(
+      () => '',
+      (error: { stdout?: string }) => error.stdout ?? String(error),
+    )
+    expect(outcome).toBe('')
+  }, 120_000)
 })

@@ -108,7 +108,7 @@ async function runStep(client: Client, tools: { AgentOutput: ReturnType<typeof c
       content: `Step ${step}\nTask: ${TASK}\nHistory:\n${history.join('\n') || 'none yet'}\nPage elements:\n${shop.observe()}`,
     },
   ]
-  const options = { toolChoiceName: 'AgentOutput' }
+  const options = { toolChoiceName: 'AgentOutput' } as const
   let result: InvokeResult
   if (stream && typeof client.stream === 'function') {
     const run = client.stream(messages, tools, options)

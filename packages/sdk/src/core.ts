@@ -11,7 +11,7 @@ export type { StreamRun } from './client/stream'
 export { defineTool } from './tool/define-tool'
 export type { StandardSchemaLike, InferSchemaOutput } from './tool/schema'
 export { InvokeError, isInvokeError } from './errors/invoke-error'
-export type { InvokeErrorType, InvokeErrorOptions } from './errors/invoke-error'
+export type { InvokeErrorConstructor, InvokeErrorType, InvokeErrorOptions } from './errors/invoke-error'
 export { classifyFinish } from './errors/classify-finish'
 export { createAdapterRegistry, registerAdapter, defaultRegistry } from './adapters/registry'
 export type { AdapterRegistry, AdapterRegistryOptions } from './adapters/registry'
@@ -42,13 +42,16 @@ export type {
   ChatToolDefinition,
   ChatUsage,
   ClientEvents,
+  DeepPartial,
   FinishClass,
   InvokeResult,
+  InvokeResultOf,
   JsonValue,
   MacroToolInfo,
   StreamEvent,
   Tool,
   ToolCall,
+  ToolCallOf,
   ToolExecuteContext,
   ToolName,
   ToolSet,

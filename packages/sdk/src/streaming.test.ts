@@ -13,7 +13,7 @@ const AgentOutput = core.defineTool({
   execute: async (input) => `clicked ${input.action.click.index}`,
 })
 const tools = { AgentOutput }
-const options = { toolChoiceName: 'AgentOutput' }
+const options = { toolChoiceName: 'AgentOutput' } as const
 const messages = [{ role: 'user', content: 'go' }]
 const args = { memory: 'Step 3 of 5: filled the name field, then the e-mail field.', next_goal: 'Press submit.', action: { click: { index: 12 } } }
 // Qwen3-Coder markup in content: only a client with the markup readers reads (and previews) it.

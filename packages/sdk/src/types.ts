@@ -255,16 +255,17 @@ export interface ChatStreamChunk {
  * @example
  * ```ts
  * for await (const event of client.stream(messages, tools)) {
- *   if (event.type === 'partial') panel.textContent = String((event.args as { memory?: string }).memory ?? '')
+ *   if (event.type === 'partial') panel.textContent = event.args.memory ?? '' // { memory?: string; action?: … } for { AgentOutput }
  * }
  * ```
  */
-export type StreamEvent =
+export type StreamEvent<Args = unknown> =
   | { type: 'reasoning'; delta: string }
   | { type: 'text'; delta: string }
   /** `index`: the position of the tool call in this response (0 for the first). */
   | { type: 'arguments'; delta: string; index: number; name?: string }
-  | { type: 'partial'; args: unknown; index: number; name?: string }
+  /** `args`: the arguments written so far, any field or item possibly missing (typed from the tools). */
+  | { type: 'partial'; args: DeepPartial<Args>; index: number; name?: string }
   /** `attempt`: the attempt that failed (as in the client's `retry` event); `error`: why. */
   | { type: 'reset'; attempt: number; error: import('./errors/invoke-error').InvokeError }
 
@@ -447,6 +448,46 @@ export type ToolSetOutput<Tools extends ToolSet> = { [Name in keyof Tools]: Tool
  * ```
  */
 export type ToolName<Tools extends ToolSet> = Extract<keyof Tools, string>
+
+/**
+ * `T` with every field, at any depth, optional (array items too): what a `partial` stream event's
+ * `args` holds while the arguments are still being written.
+ *
+ * @example
+ * ```ts
+ * type Preview = DeepPartial<{ memory: string; action: { click: { index: number } } }>
+ * // { memory?: string; action?: { click?: { index?: number } } }
+ * ```
+ */
+export type DeepPartial<T> = T extends readonly (infer Item)[] ? DeepPartial<Item>[] : T extends object ? { [Key in keyof T]?: DeepPartial<T[Key]> } : T
+
+// The input and the output of one tool (`unknown` for what is not a Tool).
+type InputOf<T> = T extends Tool<infer Input, any> ? Input : unknown
+type OutputOf<T> = T extends Tool<any, infer Output> ? Output : unknown
+
+/**
+ * The tool call of a step with these tools: a union discriminated by `name`, so checking the name
+ * types `args` as that tool's input.
+ *
+ * @example
+ * ```ts
+ * const call: ToolCallOf<{ click: typeof click; done: typeof done }> = result.toolCall
+ * if (call.name === 'click') highlight(call.args.index) // args: { index: number }
+ * ```
+ */
+export type ToolCallOf<Tools extends ToolSet> = { [Name in ToolName<Tools>]: ToolCall<InputOf<Tools[Name]>, Name> }[ToolName<Tools>]
+
+/**
+ * What `invoke` (and a stream's `result`) resolves to with these tools: one {@link InvokeResult} per
+ * tool, its call typed by that tool's input and `toolResult` by what its `execute` returns.
+ *
+ * @example
+ * ```ts
+ * const result: InvokeResultOf<{ click: typeof click; done: typeof done }> = await client.invoke(messages, { click, done })
+ * if (result.toolCall.name === 'done') report(result.toolCall.args.text)
+ * ```
+ */
+export type InvokeResultOf<Tools extends ToolSet> = { [Name in ToolName<Tools>]: InvokeResult<InputOf<Tools[Name]>, OutputOf<Tools[Name]>, Name> }[ToolName<Tools>]
 
 /**
  * The tool call of a step, after repair and validation.

@@ -4,7 +4,7 @@ import { normalizeModelName } from '../adapters/normalize-model-name'
 import { builtInReaders, jsonReaders } from '../repair/extract-calls'
 import { composeReaders, type Reader } from '../repair/reader'
 import { resolveRetryOptions, withRetry } from '../retry/with-retry'
-import type { ChatMessage, ClientEvents, InvokeResult, ToolName, ToolSet, ToolSetInput, ToolSetOutput } from '../types'
+import type { ChatMessage, ClientEvents, InvokeResultOf, ToolName, ToolSet, ToolSetInput, ToolSetOutput } from '../types'
 import { collectEchoFields } from './build-history'
 import { isInvokeError } from '../errors/invoke-error'
 import { validateConfig, type ClientConfig } from './config'
@@ -28,14 +28,18 @@ import { withoutStreaming } from './without-streaming'
  * ```
  */
 export interface Client {
-  /** Sends one step and resolves with exactly one validated, executed tool call. */
-  invoke<Tools extends ToolSet>(messages: ChatMessage[], tools: Tools, options?: InvokeOptions): Promise<InvokeResult<ToolSetInput<Tools>, ToolSetOutput<Tools>, ToolName<Tools>>>
+  /**
+   * Sends one step and resolves with exactly one validated, executed tool call. The result is typed
+   * by the tools: `toolCall` is a union discriminated by `name`, and `toolChoiceName` takes only
+   * their names.
+   */
+  invoke<Tools extends ToolSet>(messages: ChatMessage[], tools: Tools, options?: InvokeOptions<NoInfer<ToolName<Tools>>>): Promise<InvokeResultOf<Tools>>
   /**
    * Sends one step as a stream: iterate the run for reasoning, text and argument deltas and `partial`
    * previews of the arguments; `run.result` resolves with exactly what `invoke` would. A
    * `@wildcall/sdk/core` client needs `streaming` (from `@wildcall/sdk/streaming`) in its config.
    */
-  stream<Tools extends ToolSet>(messages: ChatMessage[], tools: Tools, options?: InvokeOptions): StreamRun<ToolSetInput<Tools>, ToolSetOutput<Tools>, ToolName<Tools>>
+  stream<Tools extends ToolSet>(messages: ChatMessage[], tools: Tools, options?: InvokeOptions<NoInfer<ToolName<Tools>>>): ClientStreamRun<Tools>
   /** Typed events: `request`, `response`, `retry`, `fix`, `error`, `action`, `learned`. */
   readonly events: Emitter<ClientEvents>
   /** Names of the adapters that matched this client, in patch order; the default `openai` adapter only for GPT models. */
@@ -45,6 +49,9 @@ export interface Client {
   /** What this client learnt about its endpoint so far (a fresh plain object on each read): save it and pass it back as `createClient({ profile })`. */
   readonly profile: EndpointProfile
 }
+
+/** What `client.stream()` returns for these tools: events with `partial` args typed, the result as `invoke`'s. */
+type ClientStreamRun<Tools extends ToolSet> = StreamRun<ToolSetInput<Tools>, ToolSetOutput<Tools>, ToolName<Tools>, InvokeResultOf<Tools>>
 
 const warnedTemperature = new WeakSet<object>()
 
@@ -125,13 +132,13 @@ function createClientWith(config: ClientConfig, defaultReaders: readonly Reader[
     // The pipeline validates `args` with the tool's own schema and returns what its execute returned,
     // so the typed view of the result is sound; the casts only carry it through the untyped core.
     stream<Tools extends ToolSet>(messages: ChatMessage[], tools: Tools, options?: InvokeOptions) {
-      return state.streaming.stream(state, messages, tools, options) as StreamRun<ToolSetInput<Tools>, ToolSetOutput<Tools>, ToolName<Tools>>
+      return state.streaming.stream(state, messages, tools, options) as ClientStreamRun<Tools>
     },
     async invoke<Tools extends ToolSet>(messages: ChatMessage[], tools: Tools, options?: InvokeOptions) {
       try {
         const step = prepareStep(state, messages, tools, options, false)
         const result = await withRetry((attempt) => runAttempt(step, attempt, (sent) => readWholeBody(step, sent)), state.retry, { signal: step.options.signal, onRetry, deadlineAt: step.deadlineAt })
-        return result as InvokeResult<ToolSetInput<Tools>, ToolSetOutput<Tools>, ToolName<Tools>>
+        return result as InvokeResultOf<Tools>
       } catch (error) {
         if (isInvokeError(error)) events.emit('error', { error })
         throw error

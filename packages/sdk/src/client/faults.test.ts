@@ -139,7 +139,7 @@ interface Outcome {
 }
 
 /** Runs one call to its end (iterating a stream's events too) and says how it ended. */
-async function run(mode: Mode, config: Partial<ClientConfig> & { baseURL: string }, options: InvokeOptions = {}): Promise<Outcome> {
+async function run(mode: Mode, config: Partial<ClientConfig> & { baseURL: string }, options: InvokeOptions<keyof typeof tools> = {}): Promise<Outcome> {
   const client = createClient({ model: 'gpt-4.1-mini', retry: { limit: 2, baseDelayMs: 5, jitter: false }, ...config })
   const started = performance.now()
   let events = 0

@@ -33,9 +33,9 @@ import type { StreamRun } from './stream'
  * const result = await client.invoke(messages, { click, done }, options)
  * ```
  */
-export interface InvokeOptions {
-  /** Name the tool in `tool_choice` (unless the client disables named choices). */
-  toolChoiceName?: string
+export interface InvokeOptions<Name extends string = string> {
+  /** Name the tool in `tool_choice` (unless the client disables named choices): one of the tools passed in. */
+  toolChoiceName?: Name
   /** Aborts the step: the request, a backoff sleep, and the tool's execution. */
   signal?: AbortSignal
   /** `max_tokens` for this step (overrides the client's). */

@@ -18,7 +18,7 @@ const AgentOutput = defineTool({
   execute: async (input) => ({ input, output: `clicked ${input.action.click.index}` }),
 })
 const tools = { AgentOutput }
-const options = { toolChoiceName: 'AgentOutput' }
+const options = { toolChoiceName: 'AgentOutput' } as const
 const messages = [{ role: 'user', content: 'go' }]
 const args = {
   evaluation_previous_goal: 'The form opened — “Weiter” is visible ✓',
@@ -385,7 +385,7 @@ describe('client.stream', () => {
     await expect(collect(run)).rejects.toMatchObject({ type: 'auth_error' })
     expect(errors).toEqual(['auth_error'])
     // A config mistake goes the same way: through the run, not as a synchronous throw.
-    const bad = instance.stream(messages, tools, { toolChoiceName: 'nope' })
+    const bad = instance.stream(messages, tools, { toolChoiceName: 'nope' as never }) // a caller without types
     await expect(bad.result).rejects.toMatchObject({ type: 'config_error' })
   })
 

@@ -39,9 +39,10 @@ import { redact } from './redact'
  * const { toolCall, toolResult } = await run.result
  * ```
  */
-export interface StreamRun<Args = unknown, Output = unknown, Name extends string = string> extends AsyncIterable<StreamEvent> {
-  /** Exactly what `invoke` resolves to: the repaired, validated and executed call. */
-  readonly result: Promise<InvokeResult<Args, Output, Name>>
+export interface StreamRun<Args = unknown, Output = unknown, Name extends string = string, Result = InvokeResult<Args, Output, Name>>
+  extends AsyncIterable<StreamEvent<Args>> {
+  /** Exactly what `invoke` resolves to: the repaired, validated and executed call (one result type per tool). */
+  readonly result: Promise<Result>
 }
 
 const noop = () => {}

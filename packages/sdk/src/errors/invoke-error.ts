@@ -1,4 +1,7 @@
 import type { ChatMessage, ToolCall, Usage } from '../types'
+import { InvokeError as InvokeErrorClass, MARKER } from './invoke-error-class'
+
+export { isRetryableType } from './invoke-error-class'
 
 /**
  * Every kind of failure wildcall reports. See the README's error table.
@@ -29,22 +32,6 @@ export type InvokeErrorType =
   | 'output_truncated'
   | 'content_filter'
 
-const NOT_RETRYABLE: ReadonlySet<InvokeErrorType> = new Set<InvokeErrorType>([
-  'config_error',
-  'auth_error',
-  'quota_exceeded',
-  'model_not_found',
-  'bad_request',
-  'context_length',
-  'output_truncated',
-  'content_filter',
-])
-
-/** Whether an error of this type can succeed on a second try. */
-export function isRetryableType(type: InvokeErrorType): boolean {
-  return !NOT_RETRYABLE.has(type)
-}
-
 /**
  * Options of an {@link InvokeError}.
  *
@@ -71,12 +58,11 @@ export interface InvokeErrorOptions {
   messages?: ChatMessage[]
 }
 
-// A registered symbol, so two copies of the SDK (or two realms) recognise each other's errors.
-const MARKER = Symbol.for('wildcall.InvokeError')
-
 /**
  * The one error type wildcall throws (besides the caller's own `AbortError`).
- * `type` says what happened, `retryable` whether trying again can help.
+ * `type` says what happened, `retryable` whether trying again can help. Checking `type` narrows:
+ * a `tool_execution_error` from `invoke` or `stream` carries the call whose tool threw (`toolCall`)
+ * and the history that shows the model its error (`messages`).
  *
  * @example
  * ```ts
@@ -84,44 +70,39 @@ const MARKER = Symbol.for('wildcall.InvokeError')
  *   await client.invoke(messages, tools)
  * } catch (error) {
  *   if (isInvokeError(error) && error.type === 'context_length') shortenHistory()
+ *   else if (isInvokeError(error) && error.type === 'tool_execution_error') messages.push(...error.messages)
  *   else throw error
  * }
  * ```
  */
-export class InvokeError extends Error {
-  override readonly name = 'InvokeError'
-  readonly type: InvokeErrorType
-  readonly retryable: boolean
-  readonly status?: number
-  readonly retryAfterMs?: number
-  /** The response the error was read from (parsed body, or its text), API key redacted. */
-  readonly rawResponse?: unknown
-  /** Errors of earlier attempts, oldest first; empty when the step was tried once. */
-  readonly attempts: InvokeError[]
-  /** Tokens the step spent before it failed (summed over its attempts), when an invoke raised it. */
-  readonly usage?: Usage
-  /** `tool_execution_error`: the validated call whose tool threw. */
-  readonly toolCall?: ToolCall
-  /**
-   * `tool_execution_error`: the assistant turn and a `role: 'tool'` message carrying the error text,
-   * to append to the history so the model sees its error on the next step.
-   */
-  readonly messages?: ChatMessage[]
-  readonly [MARKER] = true
+export type InvokeError =
+  | (InvokeErrorClass & { readonly type: 'tool_execution_error'; readonly toolCall: ToolCall; readonly messages: ChatMessage[] })
+  | (InvokeErrorClass & { readonly type: Exclude<InvokeErrorType, 'tool_execution_error'> })
 
-  constructor(type: InvokeErrorType, message: string, options: InvokeErrorOptions = {}) {
-    super(message.startsWith('[wildcall]') ? message : `[wildcall] ${message}`, options.cause === undefined ? undefined : { cause: options.cause })
-    this.type = type
-    this.retryable = options.retryable ?? isRetryableType(type)
-    if (options.status !== undefined) this.status = options.status
-    if (options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs
-    if (options.rawResponse !== undefined) this.rawResponse = options.rawResponse
-    this.attempts = options.attempts ?? []
-    if (options.usage !== undefined) this.usage = options.usage
-    if (options.toolCall !== undefined) this.toolCall = options.toolCall
-    if (options.messages !== undefined) this.messages = options.messages
-  }
+/**
+ * The constructor of {@link InvokeError}: `new InvokeError(type, message, options)`, and
+ * `error instanceof InvokeError` narrows as {@link isInvokeError} does (within one copy of the SDK;
+ * `isInvokeError` works across copies).
+ *
+ * @example
+ * ```ts
+ * throw new InvokeError('rate_limit', 'Acme is busy.', { status: 429, retryAfterMs: 5_000 })
+ * ```
+ */
+export interface InvokeErrorConstructor {
+  new (type: InvokeErrorType, message: string, options?: InvokeErrorOptions): InvokeError
+  readonly prototype: InvokeError
 }
+
+/**
+ * Creates an {@link InvokeError}.
+ *
+ * @example
+ * ```ts
+ * throw new InvokeError('config_error', 'acme: pass an apiKey.')
+ * ```
+ */
+export const InvokeError = InvokeErrorClass as unknown as InvokeErrorConstructor
 
 /**
  * True for an {@link InvokeError} from any copy of the SDK (checks a registered marker, not `instanceof`).

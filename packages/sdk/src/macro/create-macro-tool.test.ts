@@ -92,6 +92,14 @@ describe('createMacroTool', () => {
       expect(ctx.events).toEqual([{ type: 'action', name: 'click_element_by_index', input: { index: 4, while_holding_ctrl: false }, output: 'clicked 4', durationMs: expect.any(Number) }])
     })
 
+    it('should carry the output on the action too, for typed narrowing, without serialising it twice', async () => {
+      const AgentOutput = createMacroTool(createBrowserTools())
+      const result = await AgentOutput.execute({ action: { click_element_by_index: { index: 4, while_holding_ctrl: false } } }, context())
+      expect(result.action.output).toBe('clicked 4')
+      expect(Object.keys(result.action)).toEqual(['name', 'input'])
+      expect(JSON.parse(JSON.stringify(result))).toEqual({ input: { action: { click_element_by_index: { index: 4, while_holding_ctrl: false } } }, action: { name: 'click_element_by_index', input: { index: 4, while_holding_ctrl: false } }, output: 'clicked 4' })
+    })
+
     it('should report the action duration in whole milliseconds, as the other events do', async () => {
       const slow = defineTool({ inputSchema: z.object({}), execute: () => new Promise((resolve) => setTimeout(() => resolve('ok'), 7)) })
       const ctx = context()

@@ -1,4 +1,3 @@
-import { z } from 'zod/v4'
 import { errorMessage, InvokeError, isAbortError, isInvokeError } from '../errors/invoke-error'
 import { abortReason } from '../retry/with-retry'
 import { assertTool } from '../tool/define-tool'
@@ -12,8 +11,9 @@ export const DEFAULT_REFLECTION_KEYS = ['evaluation_previous_goal', 'memory', 'n
 
 type DefaultReflection = { evaluation_previous_goal?: string; memory?: string; next_goal?: string }
 
-/** The input of one tool of a tool map. */
+/** The input of one tool of a tool map, and what its `execute` returns. */
 type ToolInput<T> = T extends Tool<infer Input> ? Input : never
+type ToolOutput<T> = T extends Tool<any, infer Output> ? Output : never
 
 /**
  * Exactly one `{ toolName: input }` of the packed tools.
@@ -51,23 +51,27 @@ export type MacroInput<Tools extends ToolSet, Reflection = DefaultReflection> = 
 export interface MacroToolResult<Tools extends ToolSet, Reflection = DefaultReflection> {
   /** The macro tool's validated input (reflection and action). */
   input: MacroInput<Tools, Reflection>
-  /** The action taken: its name and its validated input (no `Object.keys(input.action)` needed). */
+  /**
+   * The action taken: its name, its validated input (no `Object.keys(input.action)` needed) and what
+   * its `execute` returned (`output`, the same value as below, not enumerable). Checking
+   * `action.name` types the other two.
+   */
   action: MacroActionTaken<Tools>
-  /** What the chosen action's `execute` returned (`undefined` when it has none). */
-  output: unknown
+  /** What the chosen action's `execute` returned (`undefined` when it has none); also `action.output`. */
+  output: MacroActionTaken<Tools>['output']
 }
 
 /**
- * The action a macro tool ran, by name: narrowing on `name` types `input`.
+ * The action a macro tool ran, by name: narrowing on `name` types `input` and `output`.
  *
  * @example
  * ```ts
  * const { action } = result.toolResult
- * if (action.name === 'click') highlight(action.input.index)
+ * if (action.name === 'click') highlight(action.input.index, action.output)
  * ```
  */
 export type MacroActionTaken<Tools extends ToolSet> = {
-  [Name in keyof Tools & string]: { name: Name; input: ToolInput<Tools[Name]> }
+  [Name in keyof Tools & string]: { name: Name; input: ToolInput<Tools[Name]>; output: ToolOutput<Tools[Name]> }
 }[keyof Tools & string]
 
 /**
@@ -103,7 +107,7 @@ export interface MacroToolOptions<Reflection extends StandardSchemaLike | false 
   /** The tool's description. Default: "Reflect on the last step, then take exactly one action." */
   description?: string
   /**
-   * The reflection fields, as a zod object (every field optional is best: models skip them), or
+   * The reflection fields, as an object schema of any library (every field optional is best: models skip them), or
    * `false` for none. Default: optional `evaluation_previous_goal`, `memory`, `next_goal` strings.
    */
   reflection?: Reflection
@@ -264,7 +268,10 @@ export function createMacroTool<Tools extends ToolSet, Reflection extends Standa
     if (signal?.aborted) throw abortReason(signal)
     context?.emit?.('action', { name, input: actionInput, output, durationMs: Math.round(performance.now() - startedAt) })
     trackWait(name, actionInput)
-    return { input, action: { name, input: actionInput } as MacroActionTaken<Tools>, output }
+    // `action.output` lets a check of `action.name` type the output too; not enumerable, so the
+    // result serialises and compares as `{ input, action: { name, input }, output }`, output once.
+    const taken = Object.defineProperty({ name, input: actionInput }, 'output', { value: output }) as MacroActionTaken<Tools>
+    return { input, action: taken, output: taken.output }
   }
 
   return {
@@ -299,12 +306,27 @@ function resolveReflection(reflection: unknown): StandardSchemaLike | undefined 
 
 let sharedReflection: StandardSchemaLike | undefined
 function defaultReflection(): StandardSchemaLike {
-  // One schema object for every macro tool, so its JSON Schema is converted once.
-  sharedReflection ??= z.object({
-    evaluation_previous_goal: z.string().optional(),
-    memory: z.string().optional(),
-    next_goal: z.string().optional(),
-  })
+  // One schema object for every macro tool, so its JSON Schema is built once. Plain JSON Schema
+  // and a validator of its own: a schema library here would be in every app's bundle.
+  if (!sharedReflection) {
+    const properties: Record<string, unknown> = {}
+    for (const key of DEFAULT_REFLECTION_KEYS) properties[key] = { type: 'string' }
+    sharedReflection = {
+      '~standard': {
+        version: 1,
+        vendor: 'wildcall',
+        // Called with the reflection fields the input has (see validateMacroInput): each a string.
+        validate: (value) => {
+          const fields = value as Record<string, unknown>
+          const issues: SchemaIssue[] = Object.keys(fields)
+            .filter((key) => fields[key] !== undefined && typeof fields[key] !== 'string')
+            .map((key) => ({ message: `Invalid input: expected string, received ${describe(fields[key])}`, path: [key] }))
+          return issues.length > 0 ? { issues } : { value }
+        },
+      },
+    }
+    setToolJsonSchema(sharedReflection, { type: 'object', properties })
+  }
   return sharedReflection
 }
 

@@ -90,7 +90,7 @@ describe('repair corpus', () => {
       const mismatches: string[] = []
       for (const entry of all) {
         const client = createClient({ baseURL: server.url, model: entry.response.model ?? 'gpt-4.1-mini', maxRetries: 0 })
-        const options = { toolChoiceName: 'AgentOutput', ...(entry.request?.max_tokens ? { maxTokens: entry.request.max_tokens } : {}) }
+        const options = { toolChoiceName: 'AgentOutput' as const, ...(entry.request?.max_tokens ? { maxTokens: entry.request.max_tokens } : {}) }
         try {
           const result = await client.invoke([{ role: 'user', content: entry.id }], { AgentOutput }, options)
           if ('error' in entry.expect) {

@@ -229,8 +229,8 @@ interface Context {
   readers: readonly Reader[]
 }
 
+// Every caller has checked `tools` already: `invoke` (assertInvokeInput) and the public repairs (checkRepairInput).
 function createContext(tools: ToolSet, options: RepairOptions, readers: readonly Reader[]): Context {
-  if (typeof tools !== 'object' || tools === null) throw new InvokeError('config_error', 'repairToolCall: "tools" must be an object of tools.')
   const toolNames = Object.keys(tools)
   const toOwn = wireNames(tools)
   let names = new Set(toolNames)

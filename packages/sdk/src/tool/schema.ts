@@ -1,4 +1,3 @@
-import { toJSONSchema } from 'zod/v4/core'
 import { InvokeError } from '../errors/invoke-error'
 import { setOwn } from '../repair/markup-shared'
 
@@ -101,26 +100,26 @@ export function toToolJsonSchema(schema: StandardSchemaLike): Record<string, unk
 }
 
 function convert(schema: StandardSchemaLike): Record<string, unknown> {
-  const standard = schema['~standard'] as StandardSchemaLike['~standard'] & { jsonSchema?: { input?: (options: { target: string }) => unknown } }
+  const standard = schema['~standard'] as StandardSchemaLike['~standard'] & { jsonSchema?: { input?: (options: { target: string; libraryOptions?: object }) => unknown } }
+  const zod4 = '_zod' in schema
   let json: unknown
-  if (standard?.vendor === 'zod' && '_zod' in schema) {
-    json = toJSONSchema(schema as never, { io: 'input', unrepresentable: 'any' })
-  } else if (typeof standard?.jsonSchema?.input === 'function') {
-    // Standard JSON Schema (valibot's toStandardJsonSchema, ArkType, `jsonSchema()`, `zod3Schema()`): the input side.
-    json = standard.jsonSchema.input({ target: 'draft-2020-12' })
-  } else if ('_def' in schema && zod3Converter) {
+  if (typeof standard?.jsonSchema?.input === 'function') {
+    // Standard JSON Schema (zod 4.2+, valibot's toStandardJsonSchema, ArkType, `jsonSchema()`, `zod3Schema()`):
+    // the input side, read through the schema itself, so no library is imported here. zod's types
+    // with no JSON Schema (a date, say) become `{}` rather than a throw.
+    json = standard.jsonSchema.input({ target: 'draft-2020-12', ...(zod4 && { libraryOptions: { unrepresentable: 'any' } }) })
+  } else if (!zod4 && '_def' in schema && zod3Converter) {
     json = zod3Converter(schema)
-  } else if ('_def' in schema) {
-    // zod 3 cannot describe itself: in `@wildcall/sdk/core` its converter is an opt-in import, so
-    // that only its users pay for it (`@wildcall/sdk` brings it: see `useZod3Converter`).
-    throw new InvokeError(
-      'config_error',
-      'A tool input schema is a zod 3 schema, which needs its converter: wrap it, inputSchema: zod3Schema(z.object({ … })) with import { zod3Schema } from "@wildcall/sdk/zod3", or upgrade to zod 4.',
-    )
   } else {
     throw new InvokeError(
       'config_error',
-      `A tool input schema from "${String(standard?.vendor)}" has no JSON Schema to send to the model. Use zod, a Standard JSON Schema (ArkType, valibot through toStandardJsonSchema) or jsonSchema({...}) from "@wildcall/sdk/json-schema".`,
+      zod4
+        ? 'A zod 4 tool input schema describes itself as JSON Schema from zod 4.2 on, imported from "zod" (not "zod/mini"): upgrade zod.'
+        : '_def' in schema
+          ? // zod 3 cannot describe itself: in `@wildcall/sdk/core` its converter is an opt-in import, so
+            // that only its users pay for it (`@wildcall/sdk` brings it: see `useZod3Converter`).
+            'A tool input schema is a zod 3 schema, which needs its converter: wrap it, inputSchema: zod3Schema(z.object({ … })) with import { zod3Schema } from "@wildcall/sdk/zod3", or upgrade to zod 4.'
+          : `A tool input schema from "${String(standard?.vendor)}" has no JSON Schema to send to the model. Use zod, a Standard JSON Schema (ArkType, valibot through toStandardJsonSchema) or jsonSchema({...}) from "@wildcall/sdk/json-schema".`,
     )
   }
   return compactJsonSchema(json)

@@ -29,7 +29,7 @@ export async function startAnswerServer(check?: (request: RecordedRequest) => Sc
       server.setScript(answer)
     },
     /** One step in the given mode against this server. */
-    run<Tools extends ToolSet>(mode: Mode, config: Partial<ClientConfig>, messages: ChatMessage[], tools: Tools, options: InvokeOptions = {}) {
+    run<Tools extends ToolSet>(mode: Mode, config: Partial<ClientConfig>, messages: ChatMessage[], tools: Tools, options: InvokeOptions<Extract<keyof Tools, string>> = {}) {
       const client = createClient({ baseURL: server.url, model: 'acme-1', retry: { limit: 2, baseDelayMs: 1, jitter: false }, ...config })
       return mode === 'invoke' ? client.invoke(messages, tools, options) : client.stream(messages, tools, options).result
     },
