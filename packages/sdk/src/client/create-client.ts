@@ -6,11 +6,11 @@ import { composeReaders, type Reader } from '../repair/reader'
 import { resolveRetryOptions, withRetry } from '../retry/with-retry'
 import type { ChatMessage, ClientEvents, InvokeResult, ToolName, ToolSet, ToolSetInput, ToolSetOutput } from '../types'
 import { collectEchoFields } from './build-history'
-import { isInvokeError } from '../errors/invoke-error'
 import { validateConfig, type ClientConfig } from './config'
 import { collectSecrets } from './redact'
 import { resolveEndpoint } from './resolve-endpoint'
-import { prepareStep, responseOrder, runAttempt, type ClientState, type InvokeOptions, type StreamingSupport } from './invoke'
+import { prepareStep, responseOrder, runAttempt, type ClientState, type InvokeOptions, type StepState, type StreamingSupport } from './invoke'
+import { debugEvents, emitDone, emitRetry } from './step-events'
 import { readWholeBody } from './read-body'
 import type { StreamRun } from './stream'
 import { streaming } from './streaming'
@@ -108,7 +108,7 @@ function createClientWith(config: ClientConfig, defaultReaders: readonly Reader[
     // Validated above: only the value of `@wildcall/sdk/streaming` passes.
     streaming: (config.streaming as StreamingSupport | undefined) ?? defaultStreaming,
   }
-  const onRetry = (info: ClientEvents['retry']) => events.emit('retry', info)
+  debugEvents(state)
   return {
     events,
     adapters: state.adapterNames,
@@ -119,14 +119,17 @@ function createClientWith(config: ClientConfig, defaultReaders: readonly Reader[
       return state.streaming.stream(state, messages, tools, options) as StreamRun<ToolSetInput<Tools>, ToolSetOutput<Tools>, ToolName<Tools>>
     },
     async invoke<Tools extends ToolSet>(messages: ChatMessage[], tools: Tools, options?: InvokeOptions) {
+      let step: StepState | undefined
+      let result
       try {
-        const step = prepareStep(state, messages, tools, options, false)
-        const result = await withRetry((attempt) => runAttempt(step, attempt, (sent) => readWholeBody(step, sent)), state.retry, { signal: step.options.signal, onRetry, deadlineAt: step.deadlineAt })
-        return result as InvokeResult<ToolSetInput<Tools>, ToolSetOutput<Tools>, ToolName<Tools>>
+        const current = (step = prepareStep(state, messages, tools, options, false))
+        result = await withRetry((attempt) => runAttempt(current, attempt, (sent) => readWholeBody(current, sent)), state.retry, { signal: current.options.signal, onRetry: (info) => emitRetry(current, info), deadlineAt: current.deadlineAt })
       } catch (error) {
-        if (isInvokeError(error)) events.emit('error', { error })
+        emitDone(state, step, undefined, error)
         throw error
       }
+      emitDone(state, step, result)
+      return result as InvokeResult<ToolSetInput<Tools>, ToolSetOutput<Tools>, ToolName<Tools>>
     },
   }
 }

@@ -19,6 +19,7 @@ import { linkRequest, type RequestLink } from './link-request'
 import { checkCallOptions, type ClientConfig, type Streaming } from './config'
 import { redact } from './redact'
 import type { StreamRun } from './stream'
+import { emitResponse, newCallId } from './step-events'
 
 /**
  * Options of one `invoke` / `stream` call.
@@ -109,6 +110,9 @@ export interface StepState {
   /** When the whole call must end (`Date.now()` time, retries included), and the `deadlineMs` it came from. */
   deadlineAt?: number
   deadlineMs?: number
+  /** The id every event of the step carries, and the attempt under way. */
+  callId: string
+  attempt: number
 }
 
 /** Builds and patches the request of one step; throws `config_error` for bad input or a failing hook. */
@@ -121,7 +125,7 @@ export function prepareStep(client: ClientState, messages: ChatMessage[], tools:
   const context: AdapterContext = { model, modelId, baseURL, host, adapters: client.adapterNames, tools, stream }
   if (client.config.temperature !== undefined) context.temperature = client.config.temperature
   if (options.toolChoiceName !== undefined) context.toolChoiceName = options.toolChoiceName
-  const step = { client, context, tools, fixes, adapted: 0, messages, options, details: [] as AttemptDetail[] } as StepState
+  const step = { client, context, tools, fixes, adapted: 0, messages, options, details: [] as AttemptDetail[], callId: newCallId(), attempt: 1 } as StepState
   if (options.signal) step.signal = options.signal
   const deadlineMs = options.deadlineMs ?? client.config.deadlineMs ?? DEFAULT_DEADLINE_MS
   if (Number.isFinite(deadlineMs)) {
@@ -235,9 +239,8 @@ export interface SentRequest {
  */
 export async function sendRequest(step: StepState, attempt: number): Promise<SentRequest> {
   const { client, signal } = step
-  if (signal?.aborted) throw abortReason(signal)
   const link = linkRequest(signal, client.config.timeoutMs, step.deadlineAt)
-  client.events.emit('request', { attempt, url: client.url, body: step.rawRequest })
+  client.events.emit('request', { callId: step.callId, attempt, url: client.url, body: step.rawRequest })
   const startedAt = Date.now()
   let response: Response
   try {
@@ -259,7 +262,6 @@ export async function sendRequest(step: StepState, attempt: number): Promise<Sen
     response.body?.cancel().catch(noop)
     throw transportError(step, undefined, link)
   }
-  client.events.emit('response', { attempt, status: response.status, durationMs: Date.now() - startedAt })
   if (!response.ok) {
     try {
       const text = await readText(step, response, link)
@@ -494,7 +496,7 @@ export async function completeStep(step: StepState, parsed: ChatResponse): Promi
   step.answer = message
   const repaired = repairWithReaders(message, step.tools, step.context.toolChoiceName === undefined ? {} : { toolChoiceName: step.context.toolChoiceName }, client.readers)
   fixes.push(...repaired.fixes)
-  if (fixes.length > 0) client.events.emit('fix', { codes: [...fixes] })
+  if (fixes.length > 0) client.events.emit('fix', { callId: step.callId, attempt: step.attempt, codes: [...fixes] })
   const { tool } = repaired
   const modelId = repaired.toolCall.id
   // One id everywhere: the result, the tool's context and the history.
@@ -522,13 +524,16 @@ export async function completeStep(step: StepState, parsed: ChatResponse): Promi
  * `retryOnError`; it carries the call and the history to show the model its error.
  */
 async function executeTool(step: StepState, tool: Tool, toolCall: ToolCall, turn: ChatMessage, rawResponse: unknown): Promise<unknown> {
-  const { signal, client } = step
+  const { signal, client, callId, attempt } = step
   if (signal?.aborted) throw abortReason(signal)
+  // `durationMs` holds the start until the tool returns.
+  const event: ClientEvents['tool'] = { callId, attempt, name: toolCall.name, toolCallId: toolCall.id, input: toolCall.args, durationMs: performance.now() }
   try {
-    const executeContext: ToolExecuteContext = { emit: client.events.emit, toolCallId: toolCall.id }
+    const executeContext: ToolExecuteContext = { emit: client.events.emit, toolCallId: toolCall.id, callId, attempt }
     if (signal) executeContext.signal = signal
-    return await tool.execute!(toolCall.args, executeContext)
+    return (event.output = await tool.execute!(toolCall.args, executeContext))
   } catch (cause) {
+    event.error = cause
     if (signal?.aborted) throw abortReason(signal)
     if (isAbortError(cause)) throw cause
     const retryable = retriesOnError(tool, toolCall.args)
@@ -544,6 +549,9 @@ async function executeTool(step: StepState, tool: Tool, toolCall: ToolCall, turn
       rawResponse,
       ...(isInvokeError(cause) && cause.status !== undefined ? { status: cause.status } : {}),
     })
+  } finally {
+    event.durationMs = performance.now() - event.durationMs
+    client.events.emit('tool', event)
   }
 }
 
@@ -584,7 +592,10 @@ export function ensureInvokeError(error: unknown, signal: AbortSignal | undefine
 export async function runAttempt(step: StepState, attempt: number, read: (sent: SentRequest) => Promise<ChatResponse>): Promise<InvokeResult> {
   let parsed: ChatResponse
   let detail: AttemptDetail
+  step.attempt = attempt
   for (;;) {
+    // Aborted before sending: no request, so no response event either (`sendRequest` relies on this check).
+    if (step.signal?.aborted) throw abortReason(step.signal)
     step.fixes.length = 0
     step.fixes.push(...step.requestFixes)
     const startedAt = Date.now()
@@ -597,11 +608,13 @@ export async function runAttempt(step: StepState, attempt: number, read: (sent: 
       detail.durationMs = Date.now() - startedAt
       detail.rawResponse = parsed
       detail.usage = normalizeUsage(isPlainObject(parsed) ? parsed.usage : undefined)
+      emitResponse(step, detail)
       break
     } catch (error) {
       detail.durationMs = Date.now() - startedAt
       const failure = ensureInvokeError(error, step.signal)
       if (isInvokeError(failure)) recordFailure(detail, failure)
+      emitResponse(step, detail, failure)
       if (adaptToRejection(step, error)) continue
       const recovered = failedGenerationResponse(error)
       if (!recovered) throw withEvidence(step, failure)
