@@ -98,6 +98,8 @@ async function checkSizes() {
   const jsonSchemaEntry = { contents: ['packages/sdk/src/index.ts', 'packages/sdk/src/json-schema.ts'].map((file) => `export * from './${file}'`).join('\n') }
   reports.push(await measure('@wildcall/sdk/json-schema', jsonSchemaEntry, ['zod', 'zod/*'], JSON_SCHEMA_BUDGET, sdk))
   reports.push(await measure('@wildcall/mcp', join(root, 'packages/mcp/src/index.ts'), ['@wildcall/sdk', '@wildcall/sdk/*', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', 'zod', 'zod/*'], MCP_BUDGET))
+  // @wildcall/otel: bundled with @wildcall/sdk and @opentelemetry/api external, i.e. what it adds to an app that has both — at most 3 kB gzip.
+  reports.push(await measure('@wildcall/otel', join(root, 'packages/otel/src/index.ts'), ['@wildcall/sdk', '@wildcall/sdk/*', '@opentelemetry/api', 'zod', 'zod/*'], 3 * KB))
   const core = await measure('@wildcall/sdk/core', join(root, 'packages/sdk/src/core.ts'), ['zod', 'zod/*'], CORE_BUDGET, undefined, STREAMING_MODULES)
   reports.push(core)
   const zod3Entry = { contents: ['packages/sdk/src/core.ts', 'packages/sdk/src/zod3.ts'].map((file) => `export * from './${file}'`).join('\n') }

@@ -123,6 +123,14 @@ describe('scripts/check-size.mjs', () => {
     expect(mcp.problems).toEqual([])
   })
 
+  // @wildcall/otel, measured with @wildcall/sdk and @opentelemetry/api external: what it adds to an app that has both.
+  it('should keep @wildcall/otel within 3 kB gzip beyond the SDK, with no Node built-in', () => {
+    const otel = byName.get('@wildcall/otel')!
+    expect(otel.gzip).toBeGreaterThan(500)
+    expect(otel.budget).toBe(3_000)
+    expect(otel.problems).toEqual([])
+  })
+
   it('should exit 0 exactly when every package is within budget', () => {
     expect(run.status).toBe(report.packages.every((entry) => entry.ok) ? 0 : 1)
     expect(report.ok).toBe(report.packages.every((entry) => entry.ok))
