@@ -8,6 +8,7 @@ import { loadAdapterModules } from './load-adapters'
 import { ExitCode } from './exit-code'
 import { parseCommandArguments } from './parse-command-arguments'
 import { indent, redactText, describeAction } from './format-output'
+import { providerName, repairAttributes, responseAttributes, type GenAiAttributes } from '@wildcall/otel/attributes'
 
 export const DOCTOR_HELP = `Usage: wildcall doctor --base-url URL --model NAME [options]
 
@@ -61,6 +62,12 @@ export interface DoctorReport {
   error?: { type: string; message: string; retryable: boolean; status?: number; retryAfterMs?: number }
   verdict: string
   durationMs: number
+  /**
+   * The same facts under the names `@wildcall/otel` gives them in spans (the OpenTelemetry GenAI
+   * conventions): `gen_ai.provider.name`, `gen_ai.request.model`, `server.address`, `server.port`,
+   * `gen_ai.response.*`, `gen_ai.usage.*`, `error.type`, `wildcall.fix.codes`, `gen_ai.tool.name` …
+   */
+  attributes: GenAiAttributes
 }
 
 const EXIT_BY_OUTCOME: Record<DoctorOutcome, number> = {
@@ -168,6 +175,8 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, adapters, p
     if (isInvokeError(error) && error.type === 'config_error') throw new UsageError(`doctor: ${error.message}`)
     throw error
   }
+  let answered: import('@wildcall/sdk').ClientEvents['response'] | undefined
+  client.events.on('response', (event) => (answered = event))
   client.events.on('request', ({ url, body }) => {
     sent = body
     progress(`→ POST ${url} (model ${model}, adapters: ${client.adapters.join(', ') || 'none'}${stream ? ', stream' : ''})`)
@@ -201,11 +210,24 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, adapters, p
     ...(rawResponse !== undefined ? { rawResponse } : {}),
     durationMs,
   }
+  const endpoint = new URL(resolveEndpoint(baseURL).url)
+  const attributes: GenAiAttributes = {
+    'gen_ai.operation.name': 'chat',
+    'gen_ai.provider.name': providerName(endpoint.href, client.adapters),
+    'gen_ai.request.model': model,
+    'server.address': endpoint.hostname,
+    'server.port': Number(endpoint.port) || (endpoint.protocol === 'http:' ? 80 : 443),
+    ...(stream ? { 'gen_ai.request.stream': true } : {}),
+    ...(http ? { 'http.response.status_code': http.status } : {}),
+    ...(answered ? responseAttributes(answered) : failure === undefined ? {} : { 'error.type': (failure as { type: string }).type }),
+    ...(result ? { ...repairAttributes(result.fixes), 'gen_ai.tool.name': result.toolCall.name } : {}),
+  }
   if (result) {
     const outcome: DoctorOutcome = result.fixes.length === 0 ? 'clean' : 'repaired'
     const action = describeAction(result.toolCall.args)
     return {
       ...base,
+      attributes,
       outcome,
       fixes: result.fixes,
       toolCall: { name: result.toolCall.name, args: result.toolCall.args },
@@ -229,6 +251,7 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, adapters, p
   }
   return {
     ...base,
+    attributes,
     outcome,
     fixes: [],
     error: {

@@ -57,7 +57,7 @@ describe('@wildcall/otel in the browser', () => {
         const tracerProvider = { getTracer: () => ({ startSpan(name, options = {}) {
           const attributes = { ...options.attributes }
           const span = { spanContext: () => ({ traceId: '0'.repeat(31) + '1', spanId: String(ended.length + 1).padStart(16, '0'), traceFlags: 1 }), setAttribute(key, value) { attributes[key] = value; return span },
-            setAttributes() { return span }, addEvent() { return span }, setStatus() { return span }, updateName() { return span }, isRecording: () => true, recordException() {}, end() { ended.push([name, attributes]) }, addLink() { return span }, addLinks() { return span } }
+            setAttributes(values) { Object.assign(attributes, values); return span }, addEvent() { return span }, setStatus() { return span }, updateName() { return span }, isRecording: () => true, recordException() {}, end() { ended.push([name, attributes]) }, addLink() { return span }, addLinks() { return span } }
           return span
         } }) }
         const customFetch = async () => new Response(answer, { status: 200, headers: { 'content-type': 'application/json' } })

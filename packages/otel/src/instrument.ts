@@ -1,7 +1,7 @@
 import { context, metrics, SpanKind, SpanStatusCode, trace, type Attributes, type Span, type TracerProvider, type MeterProvider } from '@opentelemetry/api'
 import type { Client, ClientEvents } from '@wildcall/sdk'
+import { errorType, providerName, repairAttributes, responseAttributes } from './attributes'
 import { inputMessages, outputMessages, toJson } from './messages'
-import { providerName } from './provider-name'
 
 /**
  * Options of {@link instrument}.
@@ -94,31 +94,26 @@ export function instrument(client: Client, options: InstrumentOptions = {}): () 
       step.chat = tracer.startSpan(`chat ${model}`, { kind: SpanKind.CLIENT, attributes }, trace.setSpan(context.active(), step.span))
     },
 
-    response({ callId, usage, finishReason, body, error, durationMs }) {
+    response(event) {
+      const { callId, usage, body, error, durationMs } = event
       const step = steps.get(callId)
       const span = step?.chat
       if (!step || !span) return
       step.chat = undefined
-      const metric = { ...step.metric }
-      const response = isRecord(body) ? body : {}
-      if (typeof response.id === 'string') span.setAttribute('gen_ai.response.id', response.id)
-      if (typeof response.model === 'string') span.setAttribute('gen_ai.response.model', (metric['gen_ai.response.model'] = response.model))
-      // A finish reason expected but not received (a failure, a stream cut short) is reported as `error`.
-      if (finishReason !== undefined || error !== undefined) span.setAttribute('gen_ai.response.finish_reasons', [finishReason ?? 'error'])
-      const counts: Array<[string, number | undefined]> = [['input_tokens', usage.promptTokens], ['output_tokens', usage.completionTokens], ['cache_read.input_tokens', usage.cachedTokens], ['reasoning.output_tokens', usage.reasoningTokens]]
-      for (const [key, value] of counts) if (value !== undefined) span.setAttribute(`gen_ai.usage.${key}`, value)
+      const attributes = responseAttributes(event)
+      span.setAttributes(attributes)
       if (content) {
-        const output = outputMessages(response.choices)
+        const output = outputMessages(isRecord(body) ? body.choices : undefined)
         if (output) span.setAttribute('gen_ai.output.messages', output)
       }
-      if (error !== undefined) {
-        fail(span, error)
-        metric['error.type'] = errorType(error)
-      }
+      if (error !== undefined) fail(span, error)
       span.end()
-      duration.record(durationMs / 1000, metric)
+      const metric: Attributes = { ...step.metric }
+      const model = attributes['gen_ai.response.model']
+      if (model !== undefined) metric['gen_ai.response.model'] = model
       const tokenMetric: Attributes = { ...metric, 'gen_ai.token.modality': 'unknown' }
-      delete tokenMetric['error.type']
+      if (error !== undefined) metric['error.type'] = attributes['error.type']
+      duration.record(durationMs / 1000, metric)
       // Input and output are recorded for every request, failed ones too (0 when no usage came), as the conventions ask.
       inputTokens!.add(usage.promptTokens ?? 0, tokenMetric)
       outputTokens!.add(usage.completionTokens ?? 0, tokenMetric)
@@ -131,10 +126,7 @@ export function instrument(client: Client, options: InstrumentOptions = {}): () 
     },
 
     fix({ callId, attempt, codes }) {
-      const reader = codes.find((code) => code.startsWith('reader:'))
-      const attributes: Attributes = { 'wildcall.attempt': attempt, 'wildcall.fix.codes': codes }
-      if (reader) attributes['wildcall.reader'] = reader.slice(7)
-      steps.get(callId)?.span.addEvent('wildcall.repair', attributes)
+      steps.get(callId)?.span.addEvent('wildcall.repair', { 'wildcall.attempt': attempt, ...repairAttributes(codes) })
     },
 
     action(event) {
@@ -186,12 +178,6 @@ export function instrument(client: Client, options: InstrumentOptions = {}): () 
     }
     steps.clear()
   }
-}
-
-/** `error.type`: wildcall's error type (`rate_limit`, `tool_execution_error` …), else the error's name (`AbortError`). */
-function errorType(error: unknown): string {
-  const { type, name } = (isRecord(error) ? error : {}) as { type?: unknown; name?: unknown }
-  return typeof type === 'string' ? type : typeof name === 'string' && name ? name : '_OTHER'
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
