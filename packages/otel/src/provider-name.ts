@@ -21,6 +21,12 @@ const FAMILIES: Readonly<Record<string, string>> = { claude: 'anthropic', gemini
  * `gen_ai.provider.name` of a client: the well-known value of the API host, else of the adapter
  * family that serves it (a provider adapter such as `openrouter` comes after the model's, so it
  * wins), else the family's own name; `openai_compatible` when no adapter matched (a local server).
+ *
+ * @example
+ * ```ts
+ * providerName('https://api.deepseek.com/v1/chat/completions', client.adapters) // 'deepseek'
+ * providerName('https://openrouter.ai/api/v1/chat/completions', ['qwen', 'openrouter']) // 'openrouter'
+ * ```
  */
 export function providerName(url: string, adapters: readonly string[]): string {
   let host = ''
