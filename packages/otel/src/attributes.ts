@@ -39,9 +39,9 @@ export function errorType(error: unknown): string {
  * // { 'gen_ai.response.id': 'chatcmpl-1', 'gen_ai.response.finish_reasons': ['tool_calls'], 'gen_ai.usage.input_tokens': 40, … }
  * ```
  */
-export function responseAttributes({ usage, finishReason, body, error }: Pick<ClientEvents['response'], 'usage' | 'finishReason' | 'body' | 'error'>): GenAiAttributes {
+export function responseAttributes({ usage, finishReason, rawResponse, error }: Pick<ClientEvents['response'], 'usage' | 'finishReason' | 'rawResponse' | 'error'>): GenAiAttributes {
   const attributes: GenAiAttributes = {}
-  const { id, model } = (typeof body === 'object' && body !== null ? body : {}) as { id?: unknown; model?: unknown }
+  const { id, model } = (typeof rawResponse === 'object' && rawResponse !== null ? rawResponse : {}) as { id?: unknown; model?: unknown }
   if (typeof id === 'string') attributes['gen_ai.response.id'] = id
   if (typeof model === 'string') attributes['gen_ai.response.model'] = model
   // A finish reason expected but not received (a failure, a stream cut short) is reported as `error`.

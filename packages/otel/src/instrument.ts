@@ -95,7 +95,7 @@ export function instrument(client: Client, options: InstrumentOptions = {}): () 
     },
 
     response(event) {
-      const { callId, usage, body, error, durationMs } = event
+      const { callId, usage, rawResponse, error, durationMs } = event
       const step = steps.get(callId)
       const span = step?.chat
       if (!step || !span) return
@@ -103,7 +103,7 @@ export function instrument(client: Client, options: InstrumentOptions = {}): () 
       const attributes = responseAttributes(event)
       span.setAttributes(attributes)
       if (content) {
-        const output = outputMessages(isRecord(body) ? body.choices : undefined)
+        const output = outputMessages(isRecord(rawResponse) ? rawResponse.choices : undefined)
         if (output) span.setAttribute('gen_ai.output.messages', output)
       }
       if (error !== undefined) fail(span, error)

@@ -523,11 +523,11 @@ export type ClientEvents = {
   /** A request is sent (`body` with credentials redacted). */
   request: { callId: string; attempt: number; url: string; body: ChatRequest }
   /**
-   * A request ended: its body was read (`body`, parsed; `usage` and `finishReason` from it), or it
-   * failed (`error`: the InvokeError or the caller's abort; `status` undefined when no response came).
-   * Exactly one follows each `request`; `durationMs` runs to the end of the body.
+   * A request ended: its body was read (`rawResponse`, parsed; `usage` and `finishReason` from it),
+   * or it failed (`error`: the InvokeError or the caller's abort; `status` undefined when no
+   * response came). Exactly one follows each `request`; `durationMs` runs to the end of the body.
    */
-  response: { callId: string; attempt: number; status: number | undefined; durationMs: number; usage: Usage; finishReason?: string | undefined; body: unknown; error?: unknown }
+  response: Omit<AttemptDetail, 'error'> & { callId: string; attempt: number; finishReason?: string | undefined; error?: unknown }
   retry: { callId: string; attempt: number; maxAttempts: number; error: import('./errors/invoke-error').InvokeError; delayMs: number }
   /** Repairs applied to an answer (`reader:<name>` names the reader that read a call from text). */
   fix: { callId: string; attempt: number; codes: string[] }

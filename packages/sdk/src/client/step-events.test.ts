@@ -54,7 +54,7 @@ describe('client events', () => {
     expect(second).toMatchObject({ attempt: 2 })
     expect(ok).toMatchObject({ attempt: 2, status: 200, finishReason: 'tool_calls', usage: { promptTokens: 30, completionTokens: 5, cachedTokens: 10 } })
     expect((ok as ClientEvents['response']).error).toBeUndefined()
-    expect((ok as ClientEvents['response']).body).toEqual(result.rawResponse)
+    expect((ok as ClientEvents['response']).rawResponse).toEqual(result.rawResponse)
     expect(tool).toMatchObject({ attempt: 2, name: 'click', toolCallId: result.toolCall.id, input: { index: 3 }, output: 'clicked 3' })
     expect((done as ClientEvents['done']).result).toBe(result)
   })
@@ -130,14 +130,14 @@ describe('client events', () => {
     expect((seen[3] as ClientEvents['done']).result).toBe(result)
   })
 
-  it('should send debug lines for the adapters that patched, the repairs and retries, and none without debug', async () => {
+  it('should send debug lines for the adapters of a request, the repairs (the reader among them) and retries, and listen to nothing without debug', async () => {
     const lines: string[] = []
     server.setScript([{ status: 500, body: { error: { message: 'boom' } } }, { body: { choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: '{"name":"click","arguments":{"index":"5"}}' } }] } }])
     const client = makeClient({ logger: { warn: () => {}, debug: (line) => lines.push(line) } })
     await client.invoke(messages, tools())
     const callId = lines[0]!.match(/^\[wildcall\] (\S+)#1 request: /)![1]
     expect(lines.every((line) => line.startsWith(`[wildcall] ${callId}#`))).toBe(true)
-    expect(lines).toContain(`[wildcall] ${callId}#1 request: patched by openai`)
+    expect(lines).toContain(`[wildcall] ${callId}#1 request: adapters openai`)
     expect(lines).toContain(`[wildcall] ${callId}#1 retry: server_error, again in 1 ms`)
     expect(lines.some((line) => line.startsWith(`[wildcall] ${callId}#2 fix: content-json,reader:json`))).toBe(true)
     const quiet = makeClient({ logger: { warn: () => {} } })

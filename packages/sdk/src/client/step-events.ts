@@ -11,10 +11,10 @@ export function newCallId(): string {
   return `${prefix}-${++count}`
 }
 
-/** The `response` event of one HTTP request: sent once its body was read, or once it failed (`error`). */
+/** The `response` event of one HTTP request: its detail, sent once its body was read, or once it failed (`error`). */
 export function emitResponse(step: StepState, detail: AttemptDetail, error?: unknown): void {
   const reason = (detail.rawResponse as ChatResponse | undefined)?.choices?.[0]?.finish_reason
-  step.client.events.emit('response', { callId: step.callId, attempt: step.attempt, status: detail.status, durationMs: detail.durationMs, usage: detail.usage, finishReason: typeof reason === 'string' ? reason : undefined, body: detail.rawResponse, error })
+  step.client.events.emit('response', { ...detail, callId: step.callId, attempt: step.attempt, finishReason: typeof reason === 'string' ? reason : undefined, error })
 }
 
 /** The `retry` event of a step. */
@@ -30,16 +30,15 @@ export function emitDone(client: ClientState, step: StepState | undefined, resul
 }
 
 /**
- * Sends `logger.debug` a line per request (the adapters that patch it), repair (its codes, the
- * reader among them) and retry. A listener only when the logger has `debug`: nothing to pay otherwise.
+ * Sends `logger.debug` a line per request (the adapters that patch it, in order), repair (its
+ * codes, the reader among them) and retry. A listener only when the logger has `debug`: nothing to pay otherwise.
  */
 export function debugEvents(client: ClientState): void {
-  const debug = client.config.logger?.debug?.bind(client.config.logger)
-  if (!debug) return
-  const patchers = client.chain.filter((adapter) => adapter.patchRequest).map((adapter) => adapter.name)
+  const { logger } = client.config
+  if (!logger?.debug) return
   client.events.on('*', (type, given) => {
     const event = given as Partial<ClientEvents['retry'] & ClientEvents['fix']>
-    const text = type === 'request' ? `patched by ${patchers}` : type === 'fix' ? event.codes : type === 'retry' ? `${event.error!.type}, again in ${event.delayMs} ms` : ''
-    if (text) debug(`[wildcall] ${event.callId}#${event.attempt} ${type}: ${text}`)
+    const text = type === 'request' ? `adapters ${client.adapterNames}` : type === 'fix' ? event.codes : type === 'retry' ? `${event.error!.type}, again in ${event.delayMs} ms` : ''
+    if (text) logger.debug!(`[wildcall] ${event.callId}#${event.attempt} ${type}: ${text}`)
   })
 }
