@@ -35,7 +35,7 @@ export interface Client {
    * `@wildcall/sdk/core` client needs `streaming` (from `@wildcall/sdk/streaming`) in its config.
    */
   stream<Tools extends ToolSet>(messages: ChatMessage[], tools: Tools, options?: InvokeOptions): StreamRun<ToolSetInput<Tools>, ToolSetOutput<Tools>, ToolName<Tools>>
-  /** Typed events: `request`, `response`, `retry`, `fix`, `error`, `action`. */
+  /** Typed events: `request`, `response`, `retry`, `fix`, `tool`, `error`, `action`, `done`; each carries the step's `callId`. */
   readonly events: Emitter<ClientEvents>
   /** Names of the adapters that matched this client, in patch order; the default `openai` adapter only for GPT models. */
   readonly adapters: readonly string[]
