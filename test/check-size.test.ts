@@ -47,9 +47,9 @@ describe('scripts/check-size.mjs', () => {
   // plugins (the Reader interface, one object per reader, the reader list, composed previews).
   // Down to 59,650 when streaming went out of core and the repair code was shared more (the root
   // still carries streaming and the zod 3 converter, so that bare zod 3 schemas work there).
-  // Up +433 B (59,869 → 60,302) for events that can be joined (issue 24): a callId and attempt on every
+  // Up +462 B (59,869 → 60,331) for events that can be joined (issue 24): a callId and attempt on every
   // event, `response` after the body with usage and finish reason, `tool` and `done` events, logger.debug.
-  const SDK_CEILING = 60_310
+  const SDK_CEILING = 60_340
   it(`should keep @wildcall/sdk under its ratchet ceiling of ${SDK_CEILING} B gzip`, () => {
     const sdk = byName.get('@wildcall/sdk')!
     expect(sdk.gzip).toBeLessThanOrEqual(SDK_CEILING)
@@ -62,8 +62,8 @@ describe('scripts/check-size.mjs', () => {
   // Down to 40,000 once streaming became @wildcall/sdk/streaming and the zod 3 converter
   // @wildcall/sdk/zod3, both opt-in for core (measured 39,746); 40,100 for the checks of a call's
   // messages and options and of repairToolCall's tools, which had let raw TypeErrors out (40,048).
-  // 40,470 for issue 24's joinable events (+400 B: 40,062 → 40,462).
-  const CORE_CEILING = 40_470
+  // 40,490 for issue 24's joinable events (+421 B: 40,062 → 40,483).
+  const CORE_CEILING = 40_490
   it(`should keep @wildcall/sdk/core under its ratchet ceiling of ${CORE_CEILING} B gzip, without the markup readers`, () => {
     const core = byName.get('@wildcall/sdk/core')!
     const root = byName.get('@wildcall/sdk')!

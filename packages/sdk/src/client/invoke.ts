@@ -19,7 +19,7 @@ import { linkRequest, type RequestLink } from './link-request'
 import { checkCallOptions, type ClientConfig, type Streaming } from './config'
 import { redact } from './redact'
 import type { StreamRun } from './stream'
-import { emitResponse, newCallId } from './step-events'
+import { emitResponse, listens, newCallId } from './step-events'
 
 /**
  * Options of one `invoke` / `stream` call.
@@ -526,14 +526,15 @@ export async function completeStep(step: StepState, parsed: ChatResponse): Promi
 async function executeTool(step: StepState, tool: Tool, toolCall: ToolCall, turn: ChatMessage, rawResponse: unknown): Promise<unknown> {
   const { signal, client, callId, attempt } = step
   if (signal?.aborted) throw abortReason(signal)
-  // `durationMs` holds the start until the tool returns.
-  const event: ClientEvents['tool'] = { callId, attempt, name: toolCall.name, toolCallId: toolCall.id, input: toolCall.args, durationMs: performance.now() }
+  const startedAt = performance.now()
+  let output: unknown
+  let error: unknown
   try {
     const executeContext: ToolExecuteContext = { emit: client.events.emit, toolCallId: toolCall.id, callId, attempt }
     if (signal) executeContext.signal = signal
-    return (event.output = await tool.execute!(toolCall.args, executeContext))
+    return (output = await tool.execute!(toolCall.args, executeContext))
   } catch (cause) {
-    event.error = cause
+    error = cause
     if (signal?.aborted) throw abortReason(signal)
     if (isAbortError(cause)) throw cause
     const retryable = retriesOnError(tool, toolCall.args)
@@ -550,8 +551,7 @@ async function executeTool(step: StepState, tool: Tool, toolCall: ToolCall, turn
       ...(isInvokeError(cause) && cause.status !== undefined ? { status: cause.status } : {}),
     })
   } finally {
-    event.durationMs = performance.now() - event.durationMs
-    client.events.emit('tool', event)
+    if (listens(client.events, 'tool')) client.events.emit('tool', { callId, attempt, name: toolCall.name, toolCallId: toolCall.id, input: toolCall.args, output, error, durationMs: performance.now() - startedAt })
   }
 }
 

@@ -1,3 +1,4 @@
+import type { Emitter } from 'mitt'
 import { isInvokeError, type InvokeError } from '../errors/invoke-error'
 import type { AttemptDetail, ChatResponse, ClientEvents, InvokeResult } from '../types'
 import type { ClientState, StepState } from './invoke'
@@ -11,8 +12,14 @@ export function newCallId(): string {
   return `${prefix}-${++count}`
 }
 
+/** Whether anything listens to `type` (or to every event): an event nobody hears is not even built. */
+export function listens(events: Emitter<ClientEvents>, type: keyof ClientEvents): boolean {
+  return events.all.has(type) || events.all.has('*')
+}
+
 /** The `response` event of one HTTP request: its detail, sent once its body was read, or once it failed (`error`). */
 export function emitResponse(step: StepState, detail: AttemptDetail, error?: unknown): void {
+  if (!listens(step.client.events, 'response')) return
   const reason = (detail.rawResponse as ChatResponse | undefined)?.choices?.[0]?.finish_reason
   step.client.events.emit('response', { ...detail, callId: step.callId, attempt: step.attempt, finishReason: typeof reason === 'string' ? reason : undefined, error })
 }
