@@ -8,7 +8,7 @@ import { loadAdapterModules } from './load-adapters'
 import { ExitCode } from './exit-code'
 import { parseCommandArguments } from './parse-command-arguments'
 import { indent, redactText, describeAction } from './format-output'
-import { providerName, repairAttributes, responseAttributes, type GenAiAttributes } from '@wildcall/otel/attributes'
+import { providerName, repairAttributes, responseAttributes, serverAttributes, type GenAiAttributes } from '@wildcall/otel/attributes'
 
 export const DOCTOR_HELP = `Usage: wildcall doctor --base-url URL --model NAME [options]
 
@@ -210,13 +210,12 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, adapters, p
     ...(rawResponse !== undefined ? { rawResponse } : {}),
     durationMs,
   }
-  const endpoint = new URL(resolveEndpoint(baseURL).url)
+  const { url } = resolveEndpoint(baseURL)
   const attributes: GenAiAttributes = {
     'gen_ai.operation.name': 'chat',
-    'gen_ai.provider.name': providerName(endpoint.href, client.adapters),
+    'gen_ai.provider.name': providerName(url, client.adapters),
     'gen_ai.request.model': model,
-    'server.address': endpoint.hostname,
-    'server.port': Number(endpoint.port) || (endpoint.protocol === 'http:' ? 80 : 443),
+    ...serverAttributes(url),
     ...(stream ? { 'gen_ai.request.stream': true } : {}),
     ...(http ? { 'http.response.status_code': http.status } : {}),
     ...(answered ? responseAttributes(answered) : failure === undefined ? {} : { 'error.type': (failure as { type: string }).type }),

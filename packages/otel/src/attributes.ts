@@ -14,6 +14,20 @@ export { providerName } from './provider-name'
 export type GenAiAttributes = Record<string, string | number | boolean | string[]>
 
 /**
+ * `server.address` and `server.port` of a request URL (the port the scheme implies when none is
+ * written; an IPv6 address without its brackets).
+ *
+ * @example
+ * ```ts
+ * serverAttributes('https://api.openai.com/v1/chat/completions') // { 'server.address': 'api.openai.com', 'server.port': 443 }
+ * ```
+ */
+export function serverAttributes(url: string): GenAiAttributes {
+  const { hostname, port, protocol } = new URL(url)
+  return { 'server.address': hostname.startsWith('[') ? hostname.slice(1, -1) : hostname, 'server.port': Number(port) || (protocol === 'http:' ? 80 : 443) }
+}
+
+/**
  * `error.type` of an error: wildcall's error type (`rate_limit`, `tool_execution_error` …), else
  * the error's name (`AbortError`, `RangeError`), else `_OTHER`.
  *

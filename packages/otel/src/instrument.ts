@@ -1,6 +1,6 @@
 import { context, metrics, SpanKind, SpanStatusCode, trace, type Attributes, type Span, type TracerProvider, type MeterProvider } from '@opentelemetry/api'
 import type { Client, ClientEvents } from '@wildcall/sdk'
-import { errorType, providerName, repairAttributes, responseAttributes } from './attributes'
+import { errorType, providerName, repairAttributes, responseAttributes, serverAttributes } from './attributes'
 import { inputMessages, outputMessages, toJson } from './messages'
 
 /**
@@ -81,8 +81,7 @@ export function instrument(client: Client, options: InstrumentOptions = {}): () 
         step = { span: tracer.startSpan('wildcall.step', { kind: SpanKind.INTERNAL, attributes }), provider, actions: [] }
         steps.set(callId, step)
       }
-      const { hostname, port, protocol } = new URL(url)
-      const metric: Attributes = { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': provider, 'gen_ai.request.model': model, 'server.address': hostname, 'server.port': Number(port) || (protocol === 'http:' ? 80 : 443) }
+      const metric: Attributes = { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': provider, 'gen_ai.request.model': model, ...serverAttributes(url) }
       const attributes: Attributes = { ...metric, 'wildcall.call.id': callId, 'wildcall.attempt': attempt }
       const maxTokens = body.max_tokens ?? body.max_completion_tokens
       if (typeof maxTokens === 'number') attributes['gen_ai.request.max_tokens'] = maxTokens
