@@ -9,6 +9,8 @@ export default defineConfig({
       { find: /^@wildcall\/sdk\/testing\/vitest$/, replacement: here('./packages/sdk/src/testing/vitest.ts') },
       { find: /^@wildcall\/sdk\/testing$/, replacement: here('./packages/sdk/src/testing/index.ts') },
       { find: /^@wildcall\/mcp$/, replacement: here('./packages/mcp/src/index.ts') },
+      { find: /^@wildcall\/otel\/attributes$/, replacement: here('./packages/otel/src/attributes.ts') },
+      { find: /^@wildcall\/otel$/, replacement: here('./packages/otel/src/index.ts') },
       { find: /^@wildcall\/sdk\/json-schema$/, replacement: here('./packages/sdk/src/json-schema.ts') },
       { find: /^@wildcall\/sdk\/internal$/, replacement: here('./packages/sdk/src/internal.ts') },
       { find: /^@wildcall\/sdk\/core$/, replacement: here('./packages/sdk/src/core.ts') },

@@ -28,10 +28,11 @@ describe('scripts/check-packages.mjs (publint, attw, ESM + CJS loading, bin)', (
     report = JSON.parse(result.stdout)
   }, 180_000)
 
-  it('should check the SDK, the CLI, the MCP bridge and all ten adapters', () => {
+  it('should check the SDK, the CLI, the MCP bridge, the OpenTelemetry package and all ten adapters', () => {
     const names = report.packages.map((entry) => entry.name)
     expect(names).toContain('@wildcall/sdk')
     expect(names).toContain('@wildcall/mcp')
+    expect(names).toContain('@wildcall/otel')
     expect(names).toContain('@wildcall/cli')
     expect(names.filter((name) => name.startsWith('@wildcall/adapter-'))).toHaveLength(10)
   })

@@ -117,6 +117,23 @@ describe('wildcall (built CLI)', { timeout: 90_000 }, () => {
       expect(report.http.durationMs).toBeGreaterThanOrEqual(0)
       expect(JSON.parse(report.rawResponse).choices[0].message.tool_calls[0].function.name).toBe('AgentOutput')
       expect(report.verdict).toMatch(/^WORKS:/)
+      // The facts a span of @wildcall/otel carries, under the same names.
+      const response = JSON.parse(report.rawResponse)
+      expect(report.attributes).toEqual({
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.provider.name': 'qwen',
+        'gen_ai.request.model': 'qwen3-max',
+        'server.address': '127.0.0.1',
+        'server.port': Number(new URL(server.url).port),
+        'http.response.status_code': 200,
+        'gen_ai.response.id': response.id,
+        'gen_ai.response.model': response.model,
+        'gen_ai.response.finish_reasons': ['tool_calls'],
+        'gen_ai.usage.input_tokens': 12,
+        'gen_ai.usage.output_tokens': 8,
+        'wildcall.fix.codes': [],
+        'gen_ai.tool.name': 'AgentOutput',
+      })
       // Exactly one request, sent with the key (which never appears in the report).
       expect(server.requests).toHaveLength(1)
       expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${API_KEY}`)
@@ -217,6 +234,7 @@ describe('wildcall (built CLI)', { timeout: 90_000 }, () => {
       expect(report.rawResponse).toContain('[REDACTED]')
       expect(run.stdout + run.stderr).not.toContain(API_KEY)
       expect(report.verdict).toMatch(/^FAILS: auth_error — retrying will not help/)
+      expect(report.attributes).toMatchObject({ 'http.response.status_code': 401, 'error.type': 'auth_error', 'gen_ai.response.finish_reasons': ['error'] })
     })
 
     it('should print a readable report with every section', async () => {
@@ -365,6 +383,7 @@ export const version = '1.0.0'
       const report = JSON.parse(run.stdout)
       expect(report).toMatchObject({ ok: true, input: 'text', toolCall: { name: 'AgentOutput', args: STEP } })
       expect(report.fixes.length).toBeGreaterThan(0)
+      expect(report.attributes).toMatchObject({ 'wildcall.fix.codes': report.fixes, 'wildcall.reader': 'hermes', 'gen_ai.tool.name': 'AgentOutput' })
     })
 
     it('should say "none" for a response that was already valid', async () => {
@@ -381,6 +400,7 @@ export const version = '1.0.0'
       const truncated = await wildcall(['repair', '-', '--json'], { stdin: JSON.stringify(toolCallResponse('AgentOutput', '{"action": {"input_te', { finishReason: 'length' })) })
       expect(truncated.code).toBe(1)
       expect(JSON.parse(truncated.stdout).error).toMatchObject({ type: 'output_truncated', retryable: false })
+      expect(JSON.parse(truncated.stdout).attributes).toMatchObject({ 'gen_ai.response.finish_reasons': ['length'], 'error.type': 'output_truncated' })
     })
 
     it('should use the tool set of a saved request, unpacking a macro tool', async () => {

@@ -9,6 +9,7 @@ import { ExitCode } from './exit-code'
 import { parseCommandArguments } from './parse-command-arguments'
 import { runProbe } from './run-probe'
 import { indent, redactText, describeAction } from './format-output'
+import { providerName, repairAttributes, responseAttributes, serverAttributes, type GenAiAttributes } from '@wildcall/otel/attributes'
 
 export const DOCTOR_HELP = `Usage: wildcall doctor --base-url URL --model NAME [options]
 
@@ -75,6 +76,12 @@ export interface DoctorReport {
   error?: { type: string; message: string; retryable: boolean; status?: number; retryAfterMs?: number }
   verdict: string
   durationMs: number
+  /**
+   * The same facts under the names `@wildcall/otel` gives them in spans (the OpenTelemetry GenAI
+   * conventions): `gen_ai.provider.name`, `gen_ai.request.model`, `server.address`, `server.port`,
+   * `gen_ai.response.*`, `gen_ai.usage.*`, `error.type`, `wildcall.fix.codes`, `gen_ai.tool.name` …
+   */
+  attributes: GenAiAttributes
 }
 
 const EXIT_BY_OUTCOME: Record<DoctorOutcome, number> = {
@@ -194,6 +201,8 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, toolMode, a
     if (isInvokeError(error) && error.type === 'config_error') throw new UsageError(`doctor: ${error.message}`)
     throw error
   }
+  let answered: import('@wildcall/sdk').ClientEvents['response'] | undefined
+  client.events.on('response', (event) => (answered = event))
   client.events.on('request', ({ url, body }) => {
     sent = body
     if (!body.tools) prompted = true
@@ -251,11 +260,23 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, toolMode, a
     tools: toolsReport,
     durationMs,
   }
+  const { url } = resolveEndpoint(baseURL)
+  const attributes: GenAiAttributes = {
+    'gen_ai.operation.name': 'chat',
+    'gen_ai.provider.name': providerName(url, client.adapters),
+    'gen_ai.request.model': model,
+    ...serverAttributes(url),
+    ...(stream ? { 'gen_ai.request.stream': true } : {}),
+    ...(http ? { 'http.response.status_code': http.status } : {}),
+    ...(answered ? responseAttributes(answered) : failure === undefined ? {} : { 'error.type': (failure as { type: string }).type }),
+    ...(result ? { ...repairAttributes(result.fixes), 'gen_ai.tool.name': result.toolCall.name } : {}),
+  }
   if (result) {
     const outcome: DoctorOutcome = result.fixes.length === 0 ? 'clean' : 'repaired'
     const action = describeAction(result.toolCall.args)
     return {
       ...base,
+      attributes,
       outcome,
       fixes: result.fixes,
       toolCall: { name: result.toolCall.name, args: result.toolCall.args },
@@ -280,6 +301,7 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, toolMode, a
   }
   return {
     ...base,
+    attributes,
     outcome,
     fixes: [],
     error: {

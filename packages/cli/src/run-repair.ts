@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
-import { createClient, isInvokeError, type InvokeResult, type ToolSet } from '@wildcall/sdk'
+import { createClient, isInvokeError, type ClientEvents, type InvokeResult, type ToolSet } from '@wildcall/sdk'
+import { repairAttributes, responseAttributes, type GenAiAttributes } from '@wildcall/otel/attributes'
 import { createAllAdapters } from './create-all-adapters'
 import { createBrowserAgentTools, createDoctorMessages, MACRO_TOOL_NAME } from './create-browser-actions'
 import { UsageError, type CliIo } from './cli-io'
@@ -51,6 +52,11 @@ export interface RepairReport {
   toolCall?: { name: string; args: unknown }
   action?: string
   error?: { type: string; message: string; retryable: boolean }
+  /**
+   * The same facts under the names `@wildcall/otel` gives them in spans: `wildcall.fix.codes`,
+   * `wildcall.reader`, `gen_ai.tool.name`, `gen_ai.response.finish_reasons`, `error.type` …
+   */
+  attributes: GenAiAttributes
 }
 
 /** `wildcall repair`: the repair layer on a saved response. Resolves with the exit code. */
@@ -98,6 +104,8 @@ export async function runRepair(args: string[], io: CliIo): Promise<number> {
   })
   let result: InvokeResult | undefined
   let report: RepairReport
+  let answered: ClientEvents['response'] | undefined
+  client.events.on('response', (event) => (answered = event))
   try {
     result = await client.invoke(createDoctorMessages(), tools, toolChoiceName === undefined ? {} : { toolChoiceName })
     report = {
@@ -107,10 +115,12 @@ export async function runRepair(args: string[], io: CliIo): Promise<number> {
       fixes: result.fixes,
       toolCall: { name: result.toolCall.name, args: result.toolCall.args },
       action: describeAction(result.toolCall.args),
+      attributes: { ...(answered ? responseAttributes(answered) : {}), ...repairAttributes(result.fixes), 'gen_ai.tool.name': result.toolCall.name },
     }
   } catch (error) {
     if (!isInvokeError(error)) throw error
-    report = { ok: false, input, adapters: [...client.adapters], fixes: [], error: { type: error.type, message: error.message, retryable: error.retryable } }
+    const attributes = { ...(answered ? responseAttributes(answered) : {}), 'error.type': error.type }
+    report = { ok: false, input, adapters: [...client.adapters], fixes: [], error: { type: error.type, message: error.message, retryable: error.retryable }, attributes }
   }
   io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatRepairReport(report))
   return report.ok ? ExitCode.ok : ExitCode.failure

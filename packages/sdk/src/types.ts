@@ -353,6 +353,9 @@ export interface ToolExecuteContext {
   signal?: AbortSignal
   /** The id of the tool call being executed (the model's, or a generated one). */
   toolCallId?: string
+  /** The step's id (what its client events carry) and attempt. */
+  callId?: string
+  attempt?: number
   /** Emits a client event (used by the macro tool for `action` events). */
   emit: <K extends keyof ClientEvents>(type: K, event: ClientEvents[K]) => void
 }
@@ -545,22 +548,37 @@ export interface InvokeResult<Args = unknown, Output = unknown, Name extends str
 }
 
 /**
- * The typed event map of `client.events`.
+ * The typed event map of `client.events`. Every event carries the step's `callId` (one per `invoke` /
+ * `stream` call), so the events of concurrent calls on one client can be told apart; the events of
+ * one HTTP request also carry its `attempt` (a resend after a refused field keeps the number).
  *
  * @example
  * ```ts
- * const onRetry = (event: ClientEvents['retry']) => console.warn(`attempt ${event.attempt}/${event.maxAttempts} failed (${event.error.type})`)
+ * const onRetry = (event: ClientEvents['retry']) => console.warn(`${event.callId}: attempt ${event.attempt}/${event.maxAttempts} failed (${event.error.type})`)
  * client.events.on('retry', onRetry)
+ * client.events.on('response', ({ callId, status, usage, finishReason }) => console.debug(callId, status, finishReason, usage.totalTokens))
  * client.events.on('action', ({ name, durationMs }) => console.debug(`${name} took ${durationMs} ms`))
  * ```
  */
 export type ClientEvents = {
-  request: { attempt: number; url: string; body: ChatRequest }
-  response: { attempt: number; status: number; durationMs: number }
-  retry: { attempt: number; maxAttempts: number; error: import('./errors/invoke-error').InvokeError; delayMs: number }
-  fix: { codes: string[] }
-  error: { error: import('./errors/invoke-error').InvokeError }
-  action: { name: string; input: unknown; output?: unknown; error?: unknown; durationMs: number }
+  /** A request is sent (`body` with credentials redacted). */
+  request: { callId: string; attempt: number; url: string; body: ChatRequest }
+  /**
+   * A request ended: its body was read (`rawResponse`, parsed; `usage` and `finishReason` from it),
+   * or it failed (`error`: the InvokeError or the caller's abort; `status` undefined when no
+   * response came). Exactly one follows each `request`; `durationMs` runs to the end of the body.
+   */
+  response: Omit<AttemptDetail, 'error'> & { callId: string; attempt: number; finishReason?: string | undefined; error?: unknown }
+  retry: { callId: string; attempt: number; maxAttempts: number; error: import('./errors/invoke-error').InvokeError; delayMs: number }
+  /** Repairs applied to an answer (`reader:<name>` names the reader that read a call from text). */
+  fix: { callId: string; attempt: number; codes: string[] }
+  error: { callId: string; error: import('./errors/invoke-error').InvokeError }
+  /** A tool's `execute` ran (`error` when it threw). */
+  tool: { callId: string; attempt: number; name: string; toolCallId: string; input: unknown; output?: unknown; error?: unknown; durationMs: number }
+  /** A macro tool's chosen action ran. */
+  action: { callId?: string; attempt?: number; name: string; input: unknown; output?: unknown; error?: unknown; durationMs: number }
+  /** The step ended: its `result`, or the `error` it threw (an abort included). The last event of every step. */
+  done: { callId: string; result?: InvokeResult; error?: unknown }
   /** The client learnt something about its endpoint: `profile` is the new `client.profile`. */
-  learned: { profile: import('./client/profile').EndpointProfile }
+  learned: { callId: string; profile: import('./client/profile').EndpointProfile }
 }

@@ -14,12 +14,14 @@ import type { ChatRequest } from '../types'
  * @example
  * ```ts
  * const warnings: string[] = []
- * const logger: Logger = { warn: (message) => warnings.push(message) }
+ * const logger: Logger = { warn: (message) => warnings.push(message), debug: (message) => console.debug(message) }
  * const client = createClient({ baseURL, model, logger }) // or logger: console
  * ```
  */
 export interface Logger {
   warn(message: string): void
+  /** What is useful to trace a step: the adapters that patched the request, the repairs and reader of an answer, retries. Not called when absent. */
+  debug?(message: string): void
 }
 
 /**
@@ -186,7 +188,7 @@ const RULES: readonly Rule[] = [
   ['disableNamedToolChoice', isBoolean, BOOLEAN_RULE],
   ['reask', isBoolean, BOOLEAN_RULE],
   ['toolMode', (value) => ['auto', 'native', 'prompt'].includes(value as string), 'must be "auto", "native" or "prompt"', true],
-  ['logger', (value) => isRecord(value) && isFunction(value.warn), 'must be an object with a warn(message) method, e.g. console.'],
+  ['logger', (value) => isRecord(value) && isFunction(value.warn) && (value.debug === undefined || isFunction(value.debug)), 'must be an object with a warn(message) method, e.g. console.'],
 ]
 
 const RETRY_RULES: readonly Rule[] = [

@@ -6,12 +6,12 @@ import { composeReaders, type Reader } from '../repair/reader'
 import { resolveRetryOptions, withRetry } from '../retry/with-retry'
 import type { ChatMessage, ClientEvents, InvokeResultOf, ToolName, ToolSet, ToolSetInput, ToolSetOutput } from '../types'
 import { collectEchoFields } from './build-history'
-import { isInvokeError } from '../errors/invoke-error'
 import { validateConfig, type ClientConfig } from './config'
 import { collectSecrets } from './redact'
 import { resolveEndpoint } from './resolve-endpoint'
-import { prepareStep, responseOrder, runAttempt, type ClientState, type InvokeOptions, type StreamingSupport } from './invoke'
+import { prepareStep, responseOrder, runAttempt, type ClientState, type InvokeOptions, type StepState, type StreamingSupport } from './invoke'
 import { loadProfile, readProfile, type EndpointProfile } from './profile'
+import { debugEvents, emitDone, emitRetry } from './step-events'
 import { readWholeBody } from './read-body'
 import type { StreamRun } from './stream'
 import { streaming } from './streaming'
@@ -40,7 +40,7 @@ export interface Client {
    * `@wildcall/sdk/core` client needs `streaming` (from `@wildcall/sdk/streaming`) in its config.
    */
   stream<Tools extends ToolSet>(messages: ChatMessage[], tools: Tools, options?: InvokeOptions<NoInfer<ToolName<Tools>>>): ClientStreamRun<Tools>
-  /** Typed events: `request`, `response`, `retry`, `fix`, `error`, `action`, `learned`. */
+  /** Typed events: `request`, `response`, `retry`, `fix`, `tool`, `error`, `action`, `learned`, `done`; each carries the step's `callId`. */
   readonly events: Emitter<ClientEvents>
   /** Names of the adapters that matched this client, in patch order; the default `openai` adapter only for GPT models. */
   readonly adapters: readonly string[]
@@ -121,7 +121,7 @@ function createClientWith(config: ClientConfig, defaultReaders: readonly Reader[
     streaming: (config.streaming as StreamingSupport | undefined) ?? defaultStreaming,
   }
   loadProfile(state, config.profile)
-  const onRetry = (info: ClientEvents['retry']) => events.emit('retry', info)
+  debugEvents(state)
   return {
     events,
     adapters: state.adapterNames,
@@ -135,14 +135,17 @@ function createClientWith(config: ClientConfig, defaultReaders: readonly Reader[
       return state.streaming.stream(state, messages, tools, options) as ClientStreamRun<Tools>
     },
     async invoke<Tools extends ToolSet>(messages: ChatMessage[], tools: Tools, options?: InvokeOptions) {
+      let step: StepState | undefined
+      let result
       try {
-        const step = prepareStep(state, messages, tools, options, false)
-        const result = await withRetry((attempt) => runAttempt(step, attempt, (sent) => readWholeBody(step, sent)), state.retry, { signal: step.options.signal, onRetry, deadlineAt: step.deadlineAt })
-        return result as InvokeResultOf<Tools>
+        const current = (step = prepareStep(state, messages, tools, options, false))
+        result = await withRetry((attempt) => runAttempt(current, attempt, (sent) => readWholeBody(current, sent)), state.retry, { signal: current.options.signal, onRetry: (info) => emitRetry(current, info), deadlineAt: current.deadlineAt })
       } catch (error) {
-        if (isInvokeError(error)) events.emit('error', { error })
+        emitDone(state, step, undefined, error)
         throw error
       }
+      emitDone(state, step, result)
+      return result as InvokeResultOf<Tools>
     },
   }
 }

@@ -187,8 +187,8 @@ describe('invoke', () => {
       const controller = new AbortController()
       const reason = new DOMException('enough', 'AbortError')
       const client = makeClient()
-      // The response event fires once the headers are in: the abort lands while the body is read.
-      client.events.on('response', () => setTimeout(() => controller.abort(reason), 10))
+      // The headers and the first chunk come at once, the rest 1.5 s later: the abort lands while the body is read.
+      client.events.on('request', () => setTimeout(() => controller.abort(reason), 200))
       const started = Date.now()
       const error = await client.invoke(messages, makeTools(), { signal: controller.signal }).catch((caught) => caught)
       expect(error).toBe(reason)

@@ -22,6 +22,7 @@ import { checkCallOptions, type ClientConfig, type Streaming, type ToolMode } fr
 import { hermesPrompt, toPromptBody } from './prompt-mode'
 import { redact } from './redact'
 import type { StreamRun } from './stream'
+import { emitResponse, listens, newCallId } from './step-events'
 
 /**
  * Options of one `invoke` / `stream` call.
@@ -123,6 +124,9 @@ export interface StepState {
   /** The step's `toolMode`, and whether it is sent in prompt mode. */
   toolMode: ToolMode
   prompt: boolean
+  /** The id every event of the step carries, and the attempt under way. */
+  callId: string
+  attempt: number
 }
 
 /** Builds and patches the request of one step; throws `config_error` for bad input or a failing hook. */
@@ -135,7 +139,7 @@ export function prepareStep(client: ClientState, messages: ChatMessage[], tools:
   const context: AdapterContext = { model, modelId, baseURL, host, adapters: client.adapterNames, tools, stream }
   if (client.config.temperature !== undefined) context.temperature = client.config.temperature
   if (options.toolChoiceName !== undefined) context.toolChoiceName = options.toolChoiceName
-  const step = { client, context, tools, fixes, adapted: 0, messages, options, details: [] as AttemptDetail[] } as StepState
+  const step = { client, context, tools, fixes, adapted: 0, messages, options, details: [] as AttemptDetail[], callId: newCallId(), attempt: 1 } as StepState
   if (options.signal) step.signal = options.signal
   const toolMode = (step.toolMode = options.toolMode ?? client.config.toolMode ?? 'auto')
   step.prompt = toolMode === 'prompt' || (toolMode === 'auto' && client.promptMode)
@@ -235,7 +239,7 @@ function adaptToRejection(step: StepState, error: unknown): boolean {
   if (!learned) return false
   step.adapted++
   patchBody(step, step.source)
-  noteLearned(client)
+  noteLearned(client, step.callId)
   return true
 }
 
@@ -258,9 +262,8 @@ export interface SentRequest {
  */
 export async function sendRequest(step: StepState, attempt: number): Promise<SentRequest> {
   const { client, signal } = step
-  if (signal?.aborted) throw abortReason(signal)
   const link = linkRequest(signal, client.config.timeoutMs, step.deadlineAt)
-  client.events.emit('request', { attempt, url: client.url, body: step.rawRequest })
+  client.events.emit('request', { callId: step.callId, attempt, url: client.url, body: step.rawRequest })
   const startedAt = Date.now()
   let response: Response
   try {
@@ -282,7 +285,6 @@ export async function sendRequest(step: StepState, attempt: number): Promise<Sen
     response.body?.cancel().catch(noop)
     throw transportError(step, undefined, link)
   }
-  client.events.emit('response', { attempt, status: response.status, durationMs: Date.now() - startedAt })
   if (!response.ok) {
     try {
       const text = await readText(step, response, link)
@@ -517,7 +519,7 @@ export async function completeStep(step: StepState, parsed: ChatResponse): Promi
   step.answer = message
   const repaired = repairWithReaders(message, step.tools, step.context.toolChoiceName === undefined ? {} : { toolChoiceName: step.context.toolChoiceName }, client.readers)
   fixes.push(...repaired.fixes)
-  if (fixes.length > 0) client.events.emit('fix', { codes: [...fixes] })
+  if (fixes.length > 0) client.events.emit('fix', { callId: step.callId, attempt: step.attempt, codes: [...fixes] })
   const { tool } = repaired
   const modelId = repaired.toolCall.id
   // One id everywhere: the result, the tool's context and the history.
@@ -545,13 +547,17 @@ export async function completeStep(step: StepState, parsed: ChatResponse): Promi
  * `retryOnError`; it carries the call and the history to show the model its error.
  */
 async function executeTool(step: StepState, tool: Tool, toolCall: ToolCall, turn: ChatMessage, rawResponse: unknown): Promise<unknown> {
-  const { signal, client } = step
+  const { signal, client, callId, attempt } = step
   if (signal?.aborted) throw abortReason(signal)
+  const startedAt = performance.now()
+  let output: unknown
+  let error: unknown
   try {
-    const executeContext: ToolExecuteContext = { emit: client.events.emit, toolCallId: toolCall.id }
+    const executeContext: ToolExecuteContext = { emit: client.events.emit, toolCallId: toolCall.id, callId, attempt }
     if (signal) executeContext.signal = signal
-    return await tool.execute!(toolCall.args, executeContext)
+    return (output = await tool.execute!(toolCall.args, executeContext))
   } catch (cause) {
+    error = cause
     if (signal?.aborted) throw abortReason(signal)
     if (isAbortError(cause)) throw cause
     const retryable = retriesOnError(tool, toolCall.args)
@@ -567,6 +573,8 @@ async function executeTool(step: StepState, tool: Tool, toolCall: ToolCall, turn
       rawResponse,
       ...(isInvokeError(cause) && cause.status !== undefined ? { status: cause.status } : {}),
     })
+  } finally {
+    if (listens(client.events, 'tool')) client.events.emit('tool', { callId, attempt, name: toolCall.name, toolCallId: toolCall.id, input: toolCall.args, output, error, durationMs: performance.now() - startedAt })
   }
 }
 
@@ -607,7 +615,10 @@ export function ensureInvokeError(error: unknown, signal: AbortSignal | undefine
 export async function runAttempt(step: StepState, attempt: number, read: (sent: SentRequest) => Promise<ChatResponse>): Promise<InvokeResult> {
   let parsed: ChatResponse
   let detail: AttemptDetail
+  step.attempt = attempt
   for (;;) {
+    // Aborted before sending: no request, so no response event either (`sendRequest` relies on this check).
+    if (step.signal?.aborted) throw abortReason(step.signal)
     step.fixes.length = 0
     step.fixes.push(...step.requestFixes)
     const startedAt = Date.now()
@@ -620,15 +631,17 @@ export async function runAttempt(step: StepState, attempt: number, read: (sent: 
       detail.durationMs = Date.now() - startedAt
       detail.rawResponse = parsed
       detail.usage = normalizeUsage(isPlainObject(parsed) ? parsed.usage : undefined)
+      emitResponse(step, detail)
       break
     } catch (error) {
       detail.durationMs = Date.now() - startedAt
       const failure = ensureInvokeError(error, step.signal)
       if (isInvokeError(failure)) recordFailure(detail, failure)
+      emitResponse(step, detail, failure)
       // The endpoint refuses tools: the same step again in prompt mode, and every later one (not a retry).
       if (step.toolMode === 'auto' && !step.prompt && refusesTools(error)) {
         step.prompt = step.client.promptMode = true
-        noteLearned(step.client)
+        noteLearned(step.client, step.callId)
         patchBody(step, step.messages)
         continue
       }

@@ -59,11 +59,11 @@ export function readProfile(state: ClientState): EndpointProfile {
  * @example
  * ```ts
  * state.promptMode = true
- * noteLearned(state)
+ * noteLearned(state, step.callId)
  * ```
  */
-export function noteLearned(state: ClientState): void {
-  state.events.emit('learned', { profile: readProfile(state) })
+export function noteLearned(state: ClientState, callId: string): void {
+  state.events.emit('learned', { callId, profile: readProfile(state) })
 }
 
 const isName = (value: unknown): boolean => typeof value === 'string' && /^[a-z]\w*$/i.test(value) && !ESSENTIAL.has(value) && !TURN_FIELDS.has(value)

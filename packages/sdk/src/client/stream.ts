@@ -1,6 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser'
 import type { Adapter } from '../adapters/types'
-import { InvokeError, isInvokeError } from '../errors/invoke-error'
+import { InvokeError } from '../errors/invoke-error'
 import { runHook } from '../adapters/run-hook'
 import { withRetry } from '../retry/with-retry'
 import type { ChatMessage, ChatResponse, ChatStreamChunk, InvokeResult, StreamEvent, ToolSet } from '../types'
@@ -21,6 +21,7 @@ import {
 } from './invoke'
 import { eventBodyOf, parseResponseBody } from './read-body'
 import { redact } from './redact'
+import { emitDone, emitRetry } from './step-events'
 
 /**
  * One `client.stream()` call: iterate it for live deltas, await `result` for the step's outcome.
@@ -66,23 +67,27 @@ const noop = () => {}
 export function streamStep(client: ClientState, messages: ChatMessage[], tools: ToolSet, options?: InvokeOptions): StreamRun {
   const channel = createChannel<StreamEvent>()
   let signal: AbortSignal | undefined
+  let step: StepState | undefined
   const result = (async () => {
+    let done
     try {
-      const step = prepareStep(client, messages, tools, options, true)
-      signal = step.options.signal
-      return await withRetry((attempt) => streamAttempt(step, attempt, channel.push), client.retry, {
+      const current = (step = prepareStep(client, messages, tools, options, true))
+      signal = current.options.signal
+      done = await withRetry((attempt) => streamAttempt(current, attempt, channel.push), client.retry, {
         ...(signal ? { signal } : {}),
-        deadlineAt: step.deadlineAt,
+        deadlineAt: current.deadlineAt,
         onRetry: (info) => {
-          client.events.emit('retry', info)
+          emitRetry(current, info)
           channel.push({ type: 'reset', attempt: info.attempt, error: info.error })
         },
       })
     } catch (error) {
       const thrown = ensureInvokeError(error, signal)
-      if (isInvokeError(thrown)) client.events.emit('error', { error: thrown })
+      emitDone(client, step, undefined, thrown)
       throw thrown
     }
+    emitDone(client, step, done)
+    return done
   })()
   result.then(() => channel.close(), (error: unknown) => channel.close(error))
   // Marks `result` handled: a caller who only iterates learns of the failure from the loop.

@@ -259,14 +259,14 @@ export function createMacroTool<Tools extends ToolSet, Reflection extends Standa
       output = tool.execute ? await raceAbort(tool.execute, actionInput, context, signal) : undefined
     } catch (cause) {
       if (signal?.aborted) throw abortReason(signal)
-      context?.emit?.('action', { name, input: actionInput, error: cause, durationMs: Math.round(performance.now() - startedAt) })
+      context?.emit?.('action', { callId: context.callId, attempt: context.attempt, name, input: actionInput, error: cause, durationMs: Math.round(performance.now() - startedAt) })
       if (isAbortError(cause) || isInvokeError(cause)) throw cause
       const detail = errorMessage(cause)
       throw new Error(`action "${name}" threw: ${detail}`, { cause })
     }
     // A tool that ignores the signal still cannot complete an aborted step.
     if (signal?.aborted) throw abortReason(signal)
-    context?.emit?.('action', { name, input: actionInput, output, durationMs: Math.round(performance.now() - startedAt) })
+    context?.emit?.('action', { callId: context.callId, attempt: context.attempt, name, input: actionInput, output, durationMs: Math.round(performance.now() - startedAt) })
     trackWait(name, actionInput)
     // `action.output` lets a check of `action.name` type the output too; not enumerable, so the
     // result serialises and compares as `{ input, action: { name, input }, output }`, output once.

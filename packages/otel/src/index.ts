@@ -1,0 +1,2 @@
+export { instrument } from './instrument'
+export type { InstrumentOptions } from './instrument'
