@@ -374,6 +374,12 @@ function carriesReflection(args: unknown, context: Context): boolean {
 function expandCalls(raw: RawCall, context: Context): RawCall[] {
   const { args } = raw
   if (raw.name !== undefined) return [raw]
+  // `[{"search": {…}}, {"get_time": {…}}]`: every item names a tool by its one key (a macro tool's
+  // list of actions stays one input).
+  if (Array.isArray(args) && args.length > 0) {
+    const named = args.map((item) => toolKeyOf(item, context))
+    if (named.every((key) => key !== undefined)) return named.map((key, index) => ({ name: key, args: (args[index] as Record<string, unknown>)[key], fixes: [...raw.fixes, 'tool-name-as-key'], ...(raw.before === undefined ? {} : { before: raw.before }) }))
+  }
   if (Array.isArray(args) && args.length > 1 && !args.every(isEnvelope)) {
     const calls = args.filter((item) => isCallItem(item, context))
     if (calls.length === 0 || calls.length === args.length) return [raw]
@@ -563,16 +569,24 @@ function discriminatedCall(record: Record<string, unknown>, context: Context): {
   return undefined
 }
 
+/** The one key of `{"search": {…}}` when it names a tool (not an action) and holds its input. */
+function toolKeyOf(item: unknown, context: Context): string | undefined {
+  const keys = isPlainObject(item) ? Object.keys(item) : []
+  const inner = keys.length === 1 ? (item as Record<string, unknown>)[keys[0]!] : undefined
+  const found = inner !== undefined ? findTool(keys[0]!, context) : undefined
+  return found && !found.action && (isPlainObject(inner) || typeof inner === 'string') ? keys[0] : undefined
+}
+
 /** The tool that JSON without a name belongs to, read from its keys. */
 function inferTool(args: unknown, context: Context, fixes: string[]): { toolName: string; tool: Tool; args: unknown } | undefined {
   if (isPlainObject(args)) {
     const keys = Object.keys(args)
-    const named = keys.length === 1 ? findTool(keys[0]!, context) : undefined
-    const inner = args[keys[0]!]
-    if (named && !named.action && (isPlainObject(inner) || typeof inner === 'string')) {
+    const key = toolKeyOf(args, context)
+    if (key !== undefined) {
+      const named = findTool(key, context)!
       pushFix(fixes, 'tool-name-as-key')
-      if (named.toolName !== keys[0]) pushFix(fixes, 'normalized-tool-name')
-      return { ...named, args: inner }
+      if (named.toolName !== key) pushFix(fixes, 'normalized-tool-name')
+      return { ...named, args: args[key] }
     }
     for (const [toolName, tool] of context.macros) {
       const macro = tool.macro!

@@ -46,6 +46,9 @@ const DOUBLE_QUOTE = 34
 const SINGLE_QUOTE = 39
 const BACKSLASH = 92
 
+// What a value inside an object or array follows: `[`, `,`, `:`.
+const VALUE_BEFORE = new Set([OPEN_BRACKET, 44, 58])
+
 const isIdentifierCode = (code: number) => isWordCode(code) || code === 36 || code === 45
 
 function previousSignificant(text: string, index: number, floor: number): number {
@@ -241,11 +244,14 @@ export function scanJson(text: string, skip: ReadonlyArray<{ readonly start: num
     for (let record = to - 1; record >= from; record = spanFirsts[record]! - 1) roots.push(spanAt(record))
     return roots.reverse()
   }
-  // Spans inside an opener that never closed are pieces of a cut value, not candidates of their own.
-  const spans = openCount > 0 ? rootsBetween(0, spanCount).filter((span) => span.start < openPositions[0]!) : rootsBetween(0, spanCount)
+  // Spans inside an opener that never closed are pieces of a cut value, not candidates of their own —
+  // unless one opens where no value may go on (after a value, a `{` or a `;`: `{"a": {…}\n{…}}`): the
+  // value before it broke off there, and the span is a value of its own.
+  const spans = rootsBetween(0, spanCount)
+  const kept = openCount > 0 ? spans.filter((span) => span.start < openPositions[0]! || !VALUE_BEFORE.has(previousSignificant(text, span.start, 0))) : spans
   let endByStart: Int32Array | undefined
   return {
-    spans,
+    spans: kept,
     childrenOf: (span) => rootsBetween(spanFirsts[span.index]!, span.index),
     endOf: (start) => {
       if (!endByStart) {
