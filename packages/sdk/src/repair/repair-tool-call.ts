@@ -202,6 +202,9 @@ interface Failure {
   name?: string
 }
 
+/** JSON or text that is no call at all: not reported, not dropped. */
+const NOT_A_CALL: Failure = { rank: Rank.NoTool, message: '' }
+
 interface Success {
   result: RepairResult
 }
@@ -218,6 +221,8 @@ interface Context {
   unclosed: boolean
   /** The readers of text formats, in the order they run. */
   readers: readonly Reader[]
+  /** Candidates come from the reasoning: only a call that names a declared tool or action counts. */
+  reasoning?: boolean
 }
 
 function createContext(tools: ToolSet, options: RepairOptions, readers: readonly Reader[]): Context {
@@ -305,6 +310,7 @@ function repairMessage(message: ChatResponseMessage, tools: ToolSet, options: Re
   const reasoningTexts = [split.reasoning, reasoningParts, stringField(message.reasoning_content), stringField(message.reasoning)].filter((text) => text.length > 0)
   const drafted: RawCall[] = []
   for (const text of reasoningTexts) drafted.push(...candidatesIn(text, ['call-in-reasoning'], context).raws)
+  context.reasoning = true
   const fromReasoning = pickFirst(drafted, context, tried)
   if (fromReasoning) return fromReasoning
 
@@ -608,8 +614,9 @@ function inferTool(args: unknown, context: Context, fixes: string[]): { toolName
     return { toolName: found.toolName, tool: found.tool, args: found.action ? liftIntoShell(found.action, rest, found.tool, fixes) : flatInput(rest, fieldsOf(flat.name, context), fixes) }
   }
   const fallback = fallbackTool(context)
-  // A macro tool only takes JSON that looks like its input (above): never guess an action from stray JSON.
-  if (fallback && !fallback.tool.macro && fitsTool(args, fallback.tool)) return { ...fallback, args }
+  // A macro tool only takes JSON that looks like its input (above): never guess an action from stray
+  // JSON. JSON in the reasoning that names no tool is data the model read or wrote, not a call.
+  if (fallback && !context.reasoning && !fallback.tool.macro && fitsTool(args, fallback.tool)) return { ...fallback, args }
   return undefined
 }
 
@@ -633,7 +640,7 @@ function resolveCall(raw: RawCall, context: Context): Success | Failure {
   let decoded = decodeArguments(raw.args, fixes)
   let name = typeof raw.name === 'string' && raw.name.trim() ? raw.name.trim() : undefined
   if ('unclosed' in decoded) {
-    context.unclosed = true
+    if (!context.reasoning) context.unclosed = true
     return { rank: name && findTool(name, context) ? Rank.Invalid : Rank.NoTool, message: unclosedMessage(name), ...(name ? { name } : {}) }
   }
   if ('unparseable' in decoded) {
@@ -698,6 +705,8 @@ function resolveCall(raw: RawCall, context: Context): Success | Failure {
   let tool: Tool
   if (name !== undefined) {
     const found = findTool(name, context)
+    // A name in the reasoning that is no tool is an example or a word, not a call of an unknown tool.
+    if (!found && context.reasoning) return NOT_A_CALL
     if (!found) {
       return { rank: Rank.UnknownTool, name, message: `The model called an unknown tool "${previewValue(name, 80).replace(/^"|"$/g, '')}". ${availableList(undefined, context.tools)}${context.macros.length > 0 ? ` ${availableList(context.macros[0]![1], context.tools)}` : ''}` }
     }
@@ -710,7 +719,7 @@ function resolveCall(raw: RawCall, context: Context): Success | Failure {
     }
   } else {
     const inferred = inferTool(args, context, fixes)
-    if (!inferred) return { rank: Rank.NoTool, message: isNoInput(args) ? '' : `JSON that names no tool and fits none: ${previewValue(args)}.` }
+    if (!inferred) return { rank: Rank.NoTool, message: isNoInput(args) || context.reasoning ? '' : `JSON that names no tool and fits none: ${previewValue(args)}.` }
     toolName = inferred.toolName
     tool = inferred.tool
     args = inferred.args
@@ -724,7 +733,9 @@ function resolveCall(raw: RawCall, context: Context): Success | Failure {
   }
   if (tool.macro) {
     const shaped = shapeMacroInput(args, tool.macro, toolName, fixes, dropped)
-    if ('missingAction' in shaped) {
+    // Reflection in the reasoning names no action: no call, and no fallback action either.
+    if ('missingAction' in shaped || (context.reasoning && fixes.includes('fallback-action'))) {
+      if (context.reasoning) return NOT_A_CALL
       return {
         rank: Rank.MissingAction,
         name: toolName,
