@@ -11,6 +11,7 @@ import { decodeEscapedText, isTruncatedJson, parseKeyValueText, parseLenientJson
 import { matchName } from './markup-shared'
 import { composeReaders, type Reader } from './reader'
 import { ACTION_KEY, fieldNames, liftLabelledReflection, movedActionKey, safeJsonSchema, shapeMacroInput, type DroppedCall } from './shape-macro-input'
+import { shownToUser } from './shown-to-user'
 import { readContentPart, splitReasoning } from './split-reasoning'
 import { discriminatorKeys, envelopeInput, envelopeName, flatInput, isEnvelope, isFieldsOnly, unwrapArgumentLayers, unwrapEnvelope, type RawCall } from './unwrap'
 
@@ -308,9 +309,9 @@ function repairMessage(message: ChatResponseMessage, tools: ToolSet, options: Re
 
   // 3. Only now a call drafted in the reasoning: a call outside it always wins.
   const reasoningTexts = [split.reasoning, reasoningParts, stringField(message.reasoning_content), stringField(message.reasoning)].filter((text) => text.length > 0)
+  context.reasoning = true
   const drafted: RawCall[] = []
   for (const text of reasoningTexts) drafted.push(...candidatesIn(text, ['call-in-reasoning'], context).raws)
-  context.reasoning = true
   const fromReasoning = pickFirst(drafted, context, tried)
   if (fromReasoning) return fromReasoning
 
@@ -338,11 +339,22 @@ function readContent(content: unknown): { text: string; reasoning: string } {
   return { text: texts.join('\n'), reasoning: reasoning.join('\n') }
 }
 
-/** The calls written in `text`, as candidates; `unclosed` when the text ends inside one. */
+/**
+ * The calls written in `text`, as candidates; `unclosed` when the text ends inside one. In the answer,
+ * a call shown to the user (an example, a message addressed to the user) is none.
+ */
 function candidatesIn(text: string, extra: readonly string[], context: Context): { raws: RawCall[]; unclosed: boolean } {
   const { calls, truncated } = readCalls(text, context)
-  return { raws: calls.flatMap((call) => expandCalls(fromExtracted(call, extra, text.slice(0, call.start), context), context)), unclosed: truncated }
+  const shown = calls.length > 0 && !context.reasoning ? shownToUser(text) : undefined
+  const raws: RawCall[] = []
+  for (const call of calls) {
+    if (shown?.(call.start)) context.failures.push(SHOWN)
+    else raws.push(...expandCalls(fromExtracted(call, extra, text.slice(0, call.start), context), context))
+  }
+  return { raws, unclosed: truncated }
 }
+
+const SHOWN: Failure = { rank: Rank.NoTool, message: 'The call in its text is shown to the user (an example, or a message addressed to the user), so it is not executed.' }
 
 function fromExtracted(call: ExtractedCall, extra: readonly string[], before: string, context: Context): RawCall {
   const fixes: string[] = []
