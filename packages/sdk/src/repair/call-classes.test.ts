@@ -78,7 +78,6 @@ describe('repairToolCall', () => {
       ['markup the user is told to write', 'You would call it like this:\n<tool_call>\n{"name": "search", "arguments": {"query": "x"}}\n</tool_call>'],
       ['a usage line', 'Usage:\n```\nsearch(query="x")\n```'],
       ['"here is how to call it"', "Here's how to call it:\n{\"name\": \"search\", \"arguments\": {\"query\": \"x\"}}"],
-      ['"use the following"', 'Use the following to look it up yourself: {"name": "search", "arguments": {"query": "x"}}'],
       ['"you can call it like so"', 'You can call it like so: [search(query="x")]'],
     ])('should not execute %s (no_tool_call)', (_label, text) => {
       const error = failure(() => repairToolCall(content(text), two))

@@ -584,18 +584,19 @@ export function recognizeElementTrees(context: ExtractionContext): void {
     const tag = tags[index]!
     if (tag.close || tag.value !== undefined || tag.attributes.name || PARAMETER_TAGS.has(tag.local)) continue
     if (!WRAPPER_TAGS.has(tag.local) && !CALL_TAG_HINT.test(tag.local)) continue
-    const closeIndex = findClose(tags, index, tag.local)
-    // Without its closer (servers strip the stop tag) the tree runs to the next opener of its kind, or the end.
-    let next = closeIndex < 0 ? index + 1 : closeIndex
-    while (closeIndex < 0 && next < tags.length && (tags[next]!.local !== tag.local || tags[next]!.close)) next++
+    // The next tag of its name closes it; without its closer (servers strip the stop tag) the tree runs
+    // to the next opener of its name, or the end.
+    let next = index + 1
+    while (next < tags.length && tags[next]!.local !== tag.local) next++
+    const closed = next < tags.length && tags[next]!.close
     const bodyEnd = next < tags.length ? tags[next]!.start : text.length
     const start = skipSpaces(text, tag.end, bodyEnd)
     if (text.charCodeAt(start) !== 60) continue
     const fixes: string[] = []
-    const tree = readElementTree(text, start, bodyEnd, fixes, closeIndex < 0)
+    const tree = readElementTree(text, start, bodyEnd, fixes, !closed)
     if (tree === 'truncated') context.truncated ||= bodyEnd >= text.length
-    else if (tree !== undefined) addFound(context, { args: tree, format: 'tool-markup:xml-tree', fixes, start: tag.start }, closeIndex < 0 ? bodyEnd : tags[closeIndex]!.end)
-    index = closeIndex < 0 ? next - 1 : closeIndex
+    else if (tree !== undefined) addFound(context, { args: tree, format: 'tool-markup:xml-tree', fixes, start: tag.start }, closed ? tags[next]!.end : bodyEnd)
+    if (closed) index = next
   }
 }
 

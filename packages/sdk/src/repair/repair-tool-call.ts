@@ -203,9 +203,6 @@ interface Failure {
   name?: string
 }
 
-/** JSON or text that is no call at all: not reported, not dropped. */
-const NOT_A_CALL: Failure = { rank: Rank.NoTool, message: '' }
-
 interface Success {
   result: RepairResult
 }
@@ -346,15 +343,11 @@ function readContent(content: unknown): { text: string; reasoning: string } {
 function candidatesIn(text: string, extra: readonly string[], context: Context): { raws: RawCall[]; unclosed: boolean } {
   const { calls, truncated } = readCalls(text, context)
   const shown = calls.length > 0 && !context.reasoning ? shownToUser(text) : undefined
-  const raws: RawCall[] = []
-  for (const call of calls) {
-    if (shown?.(call.start)) context.failures.push(SHOWN)
-    else raws.push(...expandCalls(fromExtracted(call, extra, text.slice(0, call.start), context), context))
-  }
+  const raws = calls.flatMap((call) => (shown?.(call.start) ? (context.failures.push(SHOWN), []) : expandCalls(fromExtracted(call, extra, text.slice(0, call.start), context), context)))
   return { raws, unclosed: truncated }
 }
 
-const SHOWN: Failure = { rank: Rank.NoTool, message: 'The call in its text is shown to the user (an example, or a message addressed to the user), so it is not executed.' }
+const SHOWN: Failure = { rank: Rank.NoTool, message: 'Its call is an example shown to the user.' }
 
 function fromExtracted(call: ExtractedCall, extra: readonly string[], before: string, context: Context): RawCall {
   const fixes: string[] = []
@@ -394,9 +387,8 @@ function expandCalls(raw: RawCall, context: Context): RawCall[] {
   if (raw.name !== undefined) return [raw]
   // `[{"search": {…}}, {"get_time": {…}}]`: every item names a tool by its one key (a macro tool's
   // list of actions stays one input).
-  if (Array.isArray(args) && args.length > 0) {
-    const named = args.map((item) => toolKeyOf(item, context))
-    if (named.every((key) => key !== undefined)) return named.map((key, index) => ({ name: key, args: (args[index] as Record<string, unknown>)[key], fixes: [...raw.fixes, 'tool-name-as-key'], ...(raw.before === undefined ? {} : { before: raw.before }) }))
+  if (Array.isArray(args) && args.length > 0 && args.every((item) => toolKeyOf(item, context))) {
+    return args.map((item) => ({ name: toolKeyOf(item, context), args: Object.values(item as object)[0], fixes: [...raw.fixes, 'tool-name-as-key'], before: raw.before }))
   }
   if (Array.isArray(args) && args.length > 1 && !args.every(isEnvelope)) {
     const calls = args.filter((item) => isCallItem(item, context))
@@ -440,6 +432,9 @@ function pickFirst(raws: RawCall[], context: Context, tried: RawCall[]): RepairR
       const before = raws[index]!.before
       return before === undefined ? { ...result, fixes, dropped } : { ...result, fixes, dropped, textBefore: before }
     }
+    // In the reasoning only a call of a declared tool counts: an unknown name, reflection without an
+    // action or JSON naming none there is an example or data, not a failed call.
+    if (context.reasoning && outcome.rank < Rank.Invalid) continue
     context.failures.push(outcome)
     // JSON that is no call at all (`[1]`, a citation) is not reported as a call that was not taken.
     if (!outcome.message) continue
@@ -591,8 +586,8 @@ function discriminatedCall(record: Record<string, unknown>, context: Context): {
 function toolKeyOf(item: unknown, context: Context): string | undefined {
   const keys = isPlainObject(item) ? Object.keys(item) : []
   const inner = keys.length === 1 ? (item as Record<string, unknown>)[keys[0]!] : undefined
-  const found = inner !== undefined ? findTool(keys[0]!, context) : undefined
-  return found && !found.action && (isPlainObject(inner) || typeof inner === 'string') ? keys[0] : undefined
+  const found = isPlainObject(inner) || typeof inner === 'string' ? findTool(keys[0]!, context) : undefined
+  return found && !found.action ? keys[0] : undefined
 }
 
 /** The tool that JSON without a name belongs to, read from its keys. */
@@ -652,7 +647,7 @@ function resolveCall(raw: RawCall, context: Context): Success | Failure {
   let decoded = decodeArguments(raw.args, fixes)
   let name = typeof raw.name === 'string' && raw.name.trim() ? raw.name.trim() : undefined
   if ('unclosed' in decoded) {
-    if (!context.reasoning) context.unclosed = true
+    context.unclosed = true
     return { rank: name && findTool(name, context) ? Rank.Invalid : Rank.NoTool, message: unclosedMessage(name), ...(name ? { name } : {}) }
   }
   if ('unparseable' in decoded) {
@@ -717,8 +712,6 @@ function resolveCall(raw: RawCall, context: Context): Success | Failure {
   let tool: Tool
   if (name !== undefined) {
     const found = findTool(name, context)
-    // A name in the reasoning that is no tool is an example or a word, not a call of an unknown tool.
-    if (!found && context.reasoning) return NOT_A_CALL
     if (!found) {
       return { rank: Rank.UnknownTool, name, message: `The model called an unknown tool "${previewValue(name, 80).replace(/^"|"$/g, '')}". ${availableList(undefined, context.tools)}${context.macros.length > 0 ? ` ${availableList(context.macros[0]![1], context.tools)}` : ''}` }
     }
@@ -731,7 +724,7 @@ function resolveCall(raw: RawCall, context: Context): Success | Failure {
     }
   } else {
     const inferred = inferTool(args, context, fixes)
-    if (!inferred) return { rank: Rank.NoTool, message: isNoInput(args) || context.reasoning ? '' : `JSON that names no tool and fits none: ${previewValue(args)}.` }
+    if (!inferred) return { rank: Rank.NoTool, message: isNoInput(args) ? '' : `JSON that names no tool and fits none: ${previewValue(args)}.` }
     toolName = inferred.toolName
     tool = inferred.tool
     args = inferred.args
@@ -745,9 +738,8 @@ function resolveCall(raw: RawCall, context: Context): Success | Failure {
   }
   if (tool.macro) {
     const shaped = shapeMacroInput(args, tool.macro, toolName, fixes, dropped)
-    // Reflection in the reasoning names no action: no call, and no fallback action either.
+    // Reflection in the reasoning names no action: no fallback action is taken for it.
     if ('missingAction' in shaped || (context.reasoning && fixes.includes('fallback-action'))) {
-      if (context.reasoning) return NOT_A_CALL
       return {
         rank: Rank.MissingAction,
         name: toolName,

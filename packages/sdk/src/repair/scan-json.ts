@@ -47,7 +47,7 @@ const SINGLE_QUOTE = 39
 const BACKSLASH = 92
 
 // What a value inside an object or array follows: `[`, `,`, `:`.
-const VALUE_BEFORE = new Set([OPEN_BRACKET, 44, 58])
+const VALUE_BEFORE = [OPEN_BRACKET, 44, 58]
 
 const isIdentifierCode = (code: number) => isWordCode(code) || code === 36 || code === 45
 
@@ -248,7 +248,7 @@ export function scanJson(text: string, skip: ReadonlyArray<{ readonly start: num
   // unless one opens where no value may go on (after a value, a `{` or a `;`: `{"a": {…}\n{…}}`): the
   // value before it broke off there, and the span is a value of its own.
   const spans = rootsBetween(0, spanCount)
-  const kept = openCount > 0 ? spans.filter((span) => span.start < openPositions[0]! || !VALUE_BEFORE.has(previousSignificant(text, span.start, 0))) : spans
+  const kept = openCount > 0 ? spans.filter((span) => span.start < openPositions[0]! || !VALUE_BEFORE.includes(previousSignificant(text, span.start, 0))) : spans
   let endByStart: Int32Array | undefined
   return {
     spans: kept,
