@@ -38,6 +38,7 @@ describe('repairToolCall', () => {
       ['LFM2 without <|tool_call_end|>', '<|tool_call_start|>[search(query="x")]'],
       ['Gemma without <end_function_call>', '<start_function_call>call:search{query:<escape>x<escape>}'],
       ['Llama with <|eom_id|> for its end', '<|python_tag|>{"name": "search", "parameters": {"query": "x"}}<|eom_id|>'],
+      ['a ReAct input line ending in <|eot_id|>, the token no part of the value', 'Action: search\nAction Input: query=x<|eot_id|>'],
     ])('should take %s', (_label, text) => {
       expect(repairToolCall(content(text), two).toolCall).toEqual(SEARCH_X)
     })
@@ -92,6 +93,7 @@ describe('repairToolCall', () => {
       ['"so you can use it"', 'I will look it up so you can use it later:\n{"name": "search", "arguments": {"query": "x"}}'],
       ['"for you"', "I'll run the search for you:\n<tool_call>\n{\"name\": \"search\", \"arguments\": {\"query\": \"x\"}}\n</tool_call>"],
       ['"let me use the following call"', 'Let me use the following call:\n```json\n{"name": "search", "arguments": {"query": "x"}}\n```'],
+      ['a question about an example', 'To answer your question about the example, I will now search: {"name": "search", "arguments": {"query": "x"}}'],
       ['a domain named example', 'Searching example.com first:\n{"name": "search", "arguments": {"query": "x"}}'],
       ['an example two paragraphs before', 'For example, a search finds pages.\n\nNow I will look it up:\n{"name": "search", "arguments": {"query": "x"}}'],
       ['a harmony commentary call before the final message', '<|channel|>commentary to=functions.search <|constrain|>json<|message|>{"query": "x"}<|call|><|start|>assistant<|channel|>final<|message|>Example: {"name": "get_time", "arguments": {"tz": "UTC"}}<|return|>'],
@@ -100,6 +102,13 @@ describe('repairToolCall', () => {
       const result = repairToolCall(content(text), two)
       expect(result.toolCall).toEqual(SEARCH_X)
       expect(result.dropped).toEqual([])
+    })
+
+    it("should not take a call drafted in the reasoning when the answer is harmony's final message", () => {
+      const text = '<|channel|>analysis<|message|>I could call search(query="x") but I know it.<|end|><|start|>assistant<|channel|>final<|message|>It is x.<|return|>'
+      expect(failure(() => repairToolCall(content(text), two)).type).toBe('no_tool_call')
+      // Without the final message the draft is the call, as for any answer without one.
+      expect(repairToolCall(content('<|channel|>analysis<|message|>I will call search(query="x").<|end|>'), two).toolCall).toEqual(SEARCH_X)
     })
 
     it('should take the real call after an example, and not report the example as a call', () => {

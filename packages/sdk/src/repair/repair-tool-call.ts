@@ -11,7 +11,7 @@ import { decodeEscapedText, isTruncatedJson, parseKeyValueText, parseLenientJson
 import { matchName } from './markup-shared'
 import { composeReaders, type Reader } from './reader'
 import { ACTION_KEY, fieldNames, liftLabelledReflection, movedActionKey, safeJsonSchema, shapeMacroInput, type DroppedCall } from './shape-macro-input'
-import { shownToUser } from './shown-to-user'
+import { addressesUser, shownToUser } from './shown-to-user'
 import { readContentPart, splitReasoning } from './split-reasoning'
 import { discriminatorKeys, envelopeInput, envelopeName, flatInput, isEnvelope, isFieldsOnly, unwrapArgumentLayers, unwrapEnvelope, type RawCall } from './unwrap'
 
@@ -303,6 +303,8 @@ function repairMessage(message: ChatResponseMessage, tools: ToolSet, options: Re
   // The answer ends inside a call or JSON value it never closed. The output was not cut (invoke stops a
   // length finish before the repair): the call is malformed, and a draft in the reasoning does not replace it.
   if (context.unclosed) throw explainFailure(context, split.answer || content, [], message)
+  // An answer addressed to the user (harmony's final channel) ends the turn: a draft in the reasoning is no call.
+  if (addressesUser(split.answer)) throw explainFailure(context, split.answer, [], message)
 
   // 3. Only now a call drafted in the reasoning: a call outside it always wins.
   const reasoningTexts = [split.reasoning, reasoningParts, stringField(message.reasoning_content), stringField(message.reasoning)].filter((text) => text.length > 0)
