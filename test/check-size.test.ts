@@ -47,7 +47,9 @@ describe('scripts/check-size.mjs', () => {
   // plugins (the Reader interface, one object per reader, the reader list, composed previews).
   // Down to 59,650 when streaming went out of core and the repair code was shared more (the root
   // still carries streaming and the zod 3 converter, so that bare zod 3 schemas work there).
-  const SDK_CEILING = 59_900
+  // Up +550 (measured 60,441) for issue 22's verdicts: calls shown to the user, reasoning that names
+  // no tool, `{"NAME": {…}}` lists, a call after a broken fragment, element trees without closers.
+  const SDK_CEILING = 60_450
   it(`should keep @wildcall/sdk under its ratchet ceiling of ${SDK_CEILING} B gzip`, () => {
     const sdk = byName.get('@wildcall/sdk')!
     expect(sdk.gzip).toBeLessThanOrEqual(SDK_CEILING)
@@ -60,7 +62,8 @@ describe('scripts/check-size.mjs', () => {
   // Down to 40,000 once streaming became @wildcall/sdk/streaming and the zod 3 converter
   // @wildcall/sdk/zod3, both opt-in for core (measured 39,746); 40,100 for the checks of a call's
   // messages and options and of repairToolCall's tools, which had let raw TypeErrors out (40,048).
-  const CORE_CEILING = 40_100
+  // 40,490 for issue 22's verdicts (measured 40,486; 290 B of it is the calls shown to the user).
+  const CORE_CEILING = 40_490
   it(`should keep @wildcall/sdk/core under its ratchet ceiling of ${CORE_CEILING} B gzip, without the markup readers`, () => {
     const core = byName.get('@wildcall/sdk/core')!
     const root = byName.get('@wildcall/sdk')!

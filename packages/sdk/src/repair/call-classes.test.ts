@@ -83,7 +83,7 @@ describe('repairToolCall', () => {
     ])('should not execute %s (no_tool_call)', (_label, text) => {
       const error = failure(() => repairToolCall(content(text), two))
       expect(error.type).toBe('no_tool_call')
-      expect(error.message).toContain('shown to the user')
+      expect(error.message).toContain('answered without a usable tool call')
     })
 
     it.each([

@@ -11,7 +11,7 @@ import { decodeEscapedText, isTruncatedJson, parseKeyValueText, parseLenientJson
 import { matchName } from './markup-shared'
 import { composeReaders, type Reader } from './reader'
 import { ACTION_KEY, fieldNames, liftLabelledReflection, movedActionKey, safeJsonSchema, shapeMacroInput, type DroppedCall } from './shape-macro-input'
-import { addressesUser, shownToUser } from './shown-to-user'
+import { shownToUser } from './shown-to-user'
 import { readContentPart, splitReasoning } from './split-reasoning'
 import { discriminatorKeys, envelopeInput, envelopeName, flatInput, isEnvelope, isFieldsOnly, unwrapArgumentLayers, unwrapEnvelope, type RawCall } from './unwrap'
 
@@ -304,7 +304,7 @@ function repairMessage(message: ChatResponseMessage, tools: ToolSet, options: Re
   // length finish before the repair): the call is malformed, and a draft in the reasoning does not replace it.
   if (context.unclosed) throw explainFailure(context, split.answer || content, [], message)
   // An answer addressed to the user (harmony's final channel) ends the turn: a draft in the reasoning is no call.
-  if (addressesUser(split.answer)) throw explainFailure(context, split.answer, [], message)
+  if (shownToUser(split.answer).addressed) throw explainFailure(context, split.answer, [], message)
 
   // 3. Only now a call drafted in the reasoning: a call outside it always wins.
   const reasoningTexts = [split.reasoning, reasoningParts, stringField(message.reasoning_content), stringField(message.reasoning)].filter((text) => text.length > 0)
@@ -345,11 +345,9 @@ function readContent(content: unknown): { text: string; reasoning: string } {
 function candidatesIn(text: string, extra: readonly string[], context: Context): { raws: RawCall[]; unclosed: boolean } {
   const { calls, truncated } = readCalls(text, context)
   const shown = calls.length > 0 && !context.reasoning ? shownToUser(text) : undefined
-  const raws = calls.flatMap((call) => (shown?.(call.start) ? (context.failures.push(SHOWN), []) : expandCalls(fromExtracted(call, extra, text.slice(0, call.start), context), context)))
+  const raws = calls.flatMap((call) => (shown?.(call.start) ? [] : expandCalls(fromExtracted(call, extra, text.slice(0, call.start), context), context)))
   return { raws, unclosed: truncated }
 }
-
-const SHOWN: Failure = { rank: Rank.NoTool, message: 'Its call is an example shown to the user.' }
 
 function fromExtracted(call: ExtractedCall, extra: readonly string[], before: string, context: Context): RawCall {
   const fixes: string[] = []
@@ -389,7 +387,7 @@ function expandCalls(raw: RawCall, context: Context): RawCall[] {
   if (raw.name !== undefined) return [raw]
   // `[{"search": {…}}, {"get_time": {…}}]`: every item names a tool by its one key (a macro tool's
   // list of actions stays one input).
-  if (Array.isArray(args) && args.length > 0 && args.every((item) => toolKeyOf(item, context))) {
+  if (Array.isArray(args) && args.every((item) => toolKeyOf(item, context))) {
     return args.map((item) => ({ name: toolKeyOf(item, context), args: Object.values(item as object)[0], fixes: [...raw.fixes, 'tool-name-as-key'], before: raw.before }))
   }
   if (Array.isArray(args) && args.length > 1 && !args.every(isEnvelope)) {

@@ -46,9 +46,6 @@ const DOUBLE_QUOTE = 34
 const SINGLE_QUOTE = 39
 const BACKSLASH = 92
 
-// What a value inside an object or array follows: `[`, `,`, `:`.
-const VALUE_BEFORE = [OPEN_BRACKET, 44, 58]
-
 const isIdentifierCode = (code: number) => isWordCode(code) || code === 36 || code === 45
 
 function previousSignificant(text: string, index: number, floor: number): number {
@@ -245,10 +242,10 @@ export function scanJson(text: string, skip: ReadonlyArray<{ readonly start: num
     return roots.reverse()
   }
   // Spans inside an opener that never closed are pieces of a cut value, not candidates of their own —
-  // unless one opens where no value may go on (after a value, a `{` or a `;`: `{"a": {…}\n{…}}`): the
+  // unless one opens where no value may go on (not after `[`, `,` or `:`; `{"a": {…}\n{…}}`): the
   // value before it broke off there, and the span is a value of its own.
   const spans = rootsBetween(0, spanCount)
-  const kept = openCount > 0 ? spans.filter((span) => span.start < openPositions[0]! || !VALUE_BEFORE.includes(previousSignificant(text, span.start, 0))) : spans
+  const kept = openCount > 0 ? spans.filter((span) => span.start < openPositions[0]! || ![OPEN_BRACKET, 44, 58].includes(previousSignificant(text, span.start, 0))) : spans
   let endByStart: Int32Array | undefined
   return {
     spans: kept,
