@@ -134,6 +134,15 @@ describe('repairToolCall on crafted worst cases', () => {
       ],
     ],
     [
+      'calls shown to the user',
+      [
+        ['a flood of final-channel headers', text((size) => fill(size, 'assistantfinal', '', '{"index": 1}'))],
+        ['calls each after a recipient all', text((size) => fill(size, '>>>all {"index": 1} '))],
+        ['a run of you before a call', text((size) => fill(size, 'you ', '', '{"index": 1}'))],
+        ['calls each after a sentence', text((size) => fill(size, 'You could. Then {"index": 1}. '))],
+      ],
+    ],
+    [
       'the reflection of the macro tool',
       [
         ['a labelled line ending in a run of tabs', text((size) => fill(size, '\t', 'A\tA', '\n'))],

@@ -226,6 +226,9 @@ function readAfterBoundary(context: ExtractionContext, boundary: Boundary): void
     const fields = labelled && name && context.fieldsOf?.(name)
     const lineEnd = text.indexOf('\n', cursor)
     end = lineEnd < 0 ? text.length : lineEnd
+    // A special token the line ends in (`<|eot_id|>`) ends the text before it: it is no part of a value.
+    const line = text.slice(cursor, end)
+    if (line.includes('<|')) end = cursor + line.indexOf('<|')
     const pairs = fields ? parseKeyValueText(text.slice(cursor, end), fields) : undefined
     if (!pairs || !name) return
     args = decodePairs(context, name, pairs, fixes)

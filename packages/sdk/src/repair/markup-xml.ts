@@ -206,7 +206,8 @@ export function recognizeXmlCalls(context: ExtractionContext): void {
       bodyEndTag = tags.length
       for (let next = index + 1; next < tags.length; next++) {
         const candidate = tags[next]!
-        if (candidate.local === tag.local && !candidate.close) {
+        // So does a wrapper opened between elements: the next call's `<tool_call>` (its own closer stripped too).
+        if (!candidate.close && (candidate.local === tag.local || (WRAPPER_TAGS.has(candidate.local) && tags[next - 1]!.close))) {
           bodyEndTag = next
           break
         }
@@ -617,15 +618,19 @@ export function recognizeElementTrees(context: ExtractionContext): void {
     const tag = tags[index]!
     if (tag.close || tag.value !== undefined || tag.attributes.name || PARAMETER_TAGS.has(tag.local)) continue
     if (!WRAPPER_TAGS.has(tag.local) && !CALL_TAG_HINT.test(tag.local)) continue
-    const closeIndex = findClose(tags, index, tag.local)
-    if (closeIndex < 0) continue
-    const bodyEnd = tags[closeIndex]!.start
+    // The next tag of its name closes it; without its closer (servers strip the stop tag) the tree runs
+    // to the next opener of its name, or the end.
+    let next = index + 1
+    while (next < tags.length && tags[next]!.local !== tag.local) next++
+    const closed = next < tags.length && tags[next]!.close
+    const bodyEnd = next < tags.length ? tags[next]!.start : text.length
     const start = skipSpaces(text, tag.end, bodyEnd)
     if (text.charCodeAt(start) !== 60) continue
     const fixes: string[] = []
-    const tree = readElementTree(text, start, bodyEnd, fixes)
-    if (tree !== undefined) addFound(context, { args: tree, format: 'tool-markup:xml-tree', fixes, start: tag.start }, tags[closeIndex]!.end)
-    index = closeIndex
+    const tree = readElementTree(text, start, bodyEnd, fixes, !closed)
+    if (tree === 'truncated') context.truncated ||= bodyEnd >= text.length
+    else if (tree !== undefined) addFound(context, { args: tree, format: 'tool-markup:xml-tree', fixes, start: tag.start }, closed ? tags[next]!.end : bodyEnd)
+    if (closed) index = next
   }
 }
 
@@ -636,8 +641,12 @@ interface TreeFrame {
   children: Array<[string, unknown]>
 }
 
-/** The object an element sequence spells, descending through lone call/wrapper elements; undefined when malformed. */
-function readElementTree(text: string, from: number, to: number, fixes: string[]): unknown {
+/**
+ * The object an element sequence spells, descending through lone call/wrapper elements; undefined when
+ * malformed. With `open`, elements left open at `to` close there when every value in them closed
+ * (`'truncated'` when the text stops inside a value of a call).
+ */
+function readElementTree(text: string, from: number, to: number, fixes: string[], open = false): unknown {
   const root: TreeFrame = { key: '', local: '', valueStart: from, children: [] }
   const stack: TreeFrame[] = [root]
   const pattern = new RegExp(ELEMENT.source, 'g')
@@ -662,6 +671,11 @@ function readElementTree(text: string, from: number, to: number, fixes: string[]
     }
     if (stack.length > MAX_TREE_DEPTH) return undefined
     stack.push({ key, local, valueStart: match.index + match[0].length, children: [] })
+  }
+  while (open && stack.length > 1) {
+    const top = stack.pop()!
+    if (top.children.length === 0) return stack.length > 1 || root.children.length > 0 ? 'truncated' : undefined
+    stack[stack.length - 1]!.children.push([top.key, toObject(top.children)])
   }
   if (stack.length !== 1 || root.children.length === 0) return undefined
   let children = root.children

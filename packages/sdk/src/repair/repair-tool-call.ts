@@ -12,6 +12,7 @@ import { decodeEscapedText, isTruncatedJson, parseKeyValueText, parseLenientJson
 import { matchName } from './markup-shared'
 import { composeReaders, type Reader } from './reader'
 import { ACTION_KEY, fieldNames, liftLabelledReflection, movedActionKey, safeJsonSchema, shapeMacroInput, type DroppedCall } from './shape-macro-input'
+import { shownToUser } from './shown-to-user'
 import { readContentPart, splitReasoning } from './split-reasoning'
 import { discriminatorKeys, envelopeInput, envelopeName, flatInput, isEnvelope, isFieldsOnly, unwrapArgumentLayers, unwrapEnvelope, type RawCall } from './unwrap'
 
@@ -227,6 +228,8 @@ interface Context {
   unclosed: boolean
   /** The readers of text formats, in the order they run. */
   readers: readonly Reader[]
+  /** Candidates come from the reasoning: only a call that names a declared tool or action counts. */
+  reasoning?: boolean
 }
 
 // Every caller has checked `tools` already: `invoke` (assertInvokeInput) and the public repairs (checkRepairInput).
@@ -313,9 +316,12 @@ function repairMessage(message: ChatResponseMessage, tools: ToolSet, options: Re
   // The answer ends inside a call or JSON value it never closed. The output was not cut (invoke stops a
   // length finish before the repair): the call is malformed, and a draft in the reasoning does not replace it.
   if (context.unclosed) throw explainFailure(context, split.answer || content, [], message)
+  // An answer addressed to the user (harmony's final channel) ends the turn: a draft in the reasoning is no call.
+  if (shownToUser(split.answer).addressed) throw explainFailure(context, split.answer, [], message)
 
   // 3. Only now a call drafted in the reasoning: a call outside it always wins.
   const reasoningTexts = [split.reasoning, reasoningParts, stringField(message.reasoning_content), stringField(message.reasoning)].filter((text) => text.length > 0)
+  context.reasoning = true
   const drafted: RawCall[] = []
   for (const text of reasoningTexts) drafted.push(...candidatesIn(text, ['call-in-reasoning'], context).raws)
   const fromReasoning = pickFirst(drafted, context, tried)
@@ -345,10 +351,15 @@ function readContent(content: unknown): { text: string; reasoning: string } {
   return { text: texts.join('\n'), reasoning: reasoning.join('\n') }
 }
 
-/** The calls written in `text`, as candidates; `unclosed` when the text ends inside one. */
+/**
+ * The calls written in `text`, as candidates; `unclosed` when the text ends inside one. In the answer,
+ * a call shown to the user (an example, a message addressed to the user) is none.
+ */
 function candidatesIn(text: string, extra: readonly string[], context: Context): { raws: RawCall[]; unclosed: boolean } {
   const { calls, truncated } = readCalls(text, context)
-  return { raws: calls.flatMap((call) => expandCalls(fromExtracted(call, extra, text.slice(0, call.start), context), context)), unclosed: truncated }
+  const shown = calls.length > 0 && !context.reasoning ? shownToUser(text) : undefined
+  const raws = calls.flatMap((call) => (shown?.(call.start) ? [] : expandCalls(fromExtracted(call, extra, text.slice(0, call.start), context), context)))
+  return { raws, unclosed: truncated }
 }
 
 function fromExtracted(call: ExtractedCall, extra: readonly string[], before: string, context: Context): RawCall {
@@ -387,6 +398,11 @@ function carriesReflection(args: unknown, context: Context): boolean {
 function expandCalls(raw: RawCall, context: Context): RawCall[] {
   const { args } = raw
   if (raw.name !== undefined) return [raw]
+  // `[{"search": {…}}, {"get_time": {…}}]`: every item names a tool by its one key (a macro tool's
+  // list of actions stays one input).
+  if (Array.isArray(args) && args.every((item) => toolKeyOf(item, context))) {
+    return args.map((item) => ({ name: toolKeyOf(item, context), args: Object.values(item as object)[0], fixes: [...raw.fixes, 'tool-name-as-key'], before: raw.before }))
+  }
   if (Array.isArray(args) && args.length > 1 && !args.every(isEnvelope)) {
     const calls = args.filter((item) => isCallItem(item, context))
     if (calls.length === 0 || calls.length === args.length) return [raw]
@@ -429,6 +445,9 @@ function pickFirst(raws: RawCall[], context: Context, tried: RawCall[]): RepairR
       const before = raws[index]!.before
       return before === undefined ? { ...result, fixes, dropped } : { ...result, fixes, dropped, textBefore: before }
     }
+    // In the reasoning only a call of a declared tool counts: an unknown name, reflection without an
+    // action or JSON naming none there is an example or data, not a failed call.
+    if (context.reasoning && outcome.rank < Rank.Invalid) continue
     context.failures.push(outcome)
     // JSON that is no call at all (`[1]`, a citation) is not reported as a call that was not taken.
     if (!outcome.message) continue
@@ -578,16 +597,24 @@ function discriminatedCall(record: Record<string, unknown>, context: Context): {
   return undefined
 }
 
+/** The one key of `{"search": {…}}` when it names a tool (not an action) and holds its input. */
+function toolKeyOf(item: unknown, context: Context): string | undefined {
+  const keys = isPlainObject(item) ? Object.keys(item) : []
+  const inner = keys.length === 1 ? (item as Record<string, unknown>)[keys[0]!] : undefined
+  const found = isPlainObject(inner) || typeof inner === 'string' ? findTool(keys[0]!, context) : undefined
+  return found && !found.action ? keys[0] : undefined
+}
+
 /** The tool that JSON without a name belongs to, read from its keys. */
 function inferTool(args: unknown, context: Context, fixes: string[]): { toolName: string; tool: Tool; args: unknown } | undefined {
   if (isPlainObject(args)) {
     const keys = Object.keys(args)
-    const named = keys.length === 1 ? findTool(keys[0]!, context) : undefined
-    const inner = args[keys[0]!]
-    if (named && !named.action && (isPlainObject(inner) || typeof inner === 'string')) {
+    const key = toolKeyOf(args, context)
+    if (key !== undefined) {
+      const named = findTool(key, context)!
       pushFix(fixes, 'tool-name-as-key')
-      if (named.known !== keys[0]) pushFix(fixes, 'normalized-tool-name')
-      return { ...named, args: inner }
+      if (named.known !== key) pushFix(fixes, 'normalized-tool-name')
+      return { ...named, args: args[key] }
     }
     for (const [toolName, tool] of context.macros) {
       const macro = tool.macro!
@@ -609,8 +636,9 @@ function inferTool(args: unknown, context: Context, fixes: string[]): { toolName
     return { toolName: found.toolName, tool: found.tool, args: found.action ? liftIntoShell(found.action, rest, found.tool, fixes) : flatInput(rest, fieldsOf(flat.name, context), fixes) }
   }
   const fallback = fallbackTool(context)
-  // A macro tool only takes JSON that looks like its input (above): never guess an action from stray JSON.
-  if (fallback && !fallback.tool.macro && fitsTool(args, fallback.tool)) return { ...fallback, args }
+  // A macro tool only takes JSON that looks like its input (above): never guess an action from stray
+  // JSON. JSON in the reasoning that names no tool is data the model read or wrote, not a call.
+  if (fallback && !context.reasoning && !fallback.tool.macro && fitsTool(args, fallback.tool)) return { ...fallback, args }
   return undefined
 }
 
@@ -725,7 +753,8 @@ function resolveCall(raw: RawCall, context: Context): Success | Failure {
   }
   if (tool.macro) {
     const shaped = shapeMacroInput(args, tool.macro, toolName, fixes, dropped)
-    if ('missingAction' in shaped) {
+    // Reflection in the reasoning names no action: no fallback action is taken for it.
+    if ('missingAction' in shaped || (context.reasoning && fixes.includes('fallback-action'))) {
       return {
         rank: Rank.MissingAction,
         name: toolName,

@@ -241,11 +241,14 @@ export function scanJson(text: string, skip: ReadonlyArray<{ readonly start: num
     for (let record = to - 1; record >= from; record = spanFirsts[record]! - 1) roots.push(spanAt(record))
     return roots.reverse()
   }
-  // Spans inside an opener that never closed are pieces of a cut value, not candidates of their own.
-  const spans = openCount > 0 ? rootsBetween(0, spanCount).filter((span) => span.start < openPositions[0]!) : rootsBetween(0, spanCount)
+  // Spans inside an opener that never closed are pieces of a cut value, not candidates of their own —
+  // unless one opens where no value may go on (not after `[`, `,` or `:`; `{"a": {…}\n{…}}`): the
+  // value before it broke off there, and the span is a value of its own.
+  const spans = rootsBetween(0, spanCount)
+  const kept = openCount > 0 ? spans.filter((span) => span.start < openPositions[0]! || ![OPEN_BRACKET, 44, 58].includes(previousSignificant(text, span.start, 0))) : spans
   let endByStart: Int32Array | undefined
   return {
-    spans,
+    spans: kept,
     childrenOf: (span) => rootsBetween(spanFirsts[span.index]!, span.index),
     endOf: (start) => {
       if (!endByStart) {

@@ -1,0 +1,292 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { createClient, createMacroTool, defineTool, repairToolCall } from '../index'
+import { startScriptedServer, type ScriptedServer } from '../testing'
+import type { ChatResponseMessage, ToolSet } from '../types'
+import { createBrowserTools } from './__fixtures__/browser-tools'
+import { failure } from './__fixtures__/failure'
+
+// Classes of real model output that decide whether text holds a call at all: a call whose end token
+// the server stripped, a call shown to the user, a draft in the reasoning, `{"NAME": {…}}`, and a
+// broken fragment before a complete call. Each case is a whole answer as a model writes it.
+
+const executed: string[] = []
+const tool = <S extends z.ZodType>(name: string, inputSchema: S) => defineTool({ description: name, inputSchema, execute: async (input) => (executed.push(name), input) })
+const search = tool('search', z.object({ query: z.string(), limit: z.number().optional() }))
+const get_time = tool('get_time', z.object({ tz: z.string() }))
+const get_weather = tool('get_weather', z.object({ location: z.string(), unit: z.string().optional() }))
+const two: ToolSet = { search, get_time }
+const AgentOutput = createMacroTool(createBrowserTools())
+const withFallback = createMacroTool(createBrowserTools(), { fallbackAction: { name: 'wait', input: { seconds: 1 } } })
+
+const content = (text: string, extra: Partial<ChatResponseMessage> = {}): ChatResponseMessage => ({ role: 'assistant', content: text, ...extra })
+const SEARCH_X = { name: 'search', args: { query: 'x' } }
+
+describe('repairToolCall', () => {
+  describe('a call whose end token the server stripped', () => {
+    it.each([
+      ['an element tree without </invoke></function_calls>', '<function_calls><invoke><tool_name>search</tool_name><parameters><query>x</query></parameters>'],
+      ['an element tree without </tool_call>, <|im_end|> after it', '<tool_call><name>search</name><arguments><query>x</query></arguments><|im_end|>'],
+      ['an element tree with its name as an attribute, no closers', '<function_calls>\n<invoke name="search">\n<parameters><query>x</query></parameters>\n'],
+      ['Hermes without </tool_call>', '<tool_call>\n{"name": "search", "arguments": {"query": "x"}}<|im_end|>'],
+      ['Qwen3-Coder without </function></tool_call>', '<tool_call>\n<function=search>\n<parameter=query>\nx\n</parameter>\n'],
+      ['GLM without </tool_call>', '<tool_call>search\n<arg_key>query</arg_key>\n<arg_value>x</arg_value>\n<|observation|>'],
+      ['MiniMax without </invoke>', '<minimax:tool_call>\n<invoke name="search">\n<parameter name="query">x</parameter>\n'],
+      ['Kimi without <|tool_call_end|>', '<|tool_calls_section_begin|><|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{"query": "x"}'],
+      ['DeepSeek without <｜tool▁call▁end｜>', '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>search\n```json\n{"query": "x"}\n```'],
+      ["gpt-oss without <|call|>", '<|start|>assistant<|channel|>commentary to=functions.search <|constrain|>json<|message|>{"query": "x"}'],
+      ['LFM2 without <|tool_call_end|>', '<|tool_call_start|>[search(query="x")]'],
+      ['Gemma without <end_function_call>', '<start_function_call>call:search{query:<escape>x<escape>}'],
+      ['Llama with <|eom_id|> for its end', '<|python_tag|>{"name": "search", "parameters": {"query": "x"}}<|eom_id|>'],
+      ['a ReAct input line ending in <|eot_id|>, the token no part of the value', 'Action: search\nAction Input: query=x<|eot_id|>'],
+    ])('should take %s', (_label, text) => {
+      expect(repairToolCall(content(text), two).toolCall).toEqual(SEARCH_X)
+    })
+
+    it('should end a call without its closer at the next call, so the next one is reported', () => {
+      for (const text of [
+        '<tool_call><name>search</name><arguments><query>x</query></arguments>\n<tool_call><name>get_time</name><arguments><tz>UTC</tz></arguments>',
+        '<tool_call>\n<function=search>\n<parameter=query>\nx\n</parameter>\n<tool_call>\n<function=get_time>\n<parameter=tz>\nUTC\n</parameter>\n',
+      ]) {
+        const result = repairToolCall(content(text), two)
+        expect(result.toolCall, text).toEqual(SEARCH_X)
+        expect(result.dropped, text).toEqual([{ name: 'get_time', args: { tz: 'UTC' }, reason: 'extra' }])
+      }
+    })
+
+    it.each([
+      ['an element value', '<function_calls><invoke><tool_name>search</tool_name><parameters><query>x'],
+      ['a Qwen3-Coder parameter', '<tool_call>\n<function=search>\n<parameter=query>\nx\n'],
+      ['a GLM value', '<tool_call>search\n<arg_key>query</arg_key>\n<arg_value>x'],
+      ['a Gemma body', '<start_function_call>call:search{query:<escape>x<escape>'],
+    ])('should still call a body that is itself unclosed (%s) malformed, never executing it', (_label, text) => {
+      const error = failure(() => repairToolCall(content(text), two))
+      expect(error.type).toBe('no_tool_call')
+      expect(error.message).toContain('never closed')
+    })
+  })
+
+  describe('a call shown to the user', () => {
+    it.each([
+      ["a harmony final channel", '<|start|>assistant<|channel|>final<|message|>Call it like so: {"name": "search", "arguments": {"query": "x"}}<|return|>'],
+      ['a harmony final channel holding only JSON', '<|channel|>final<|message|>{"name": "search", "arguments": {"query": "x"}}<|end|>'],
+      ['a message addressed to=user', '<|start|>assistant to=user<|channel|>commentary<|message|>{"name": "search", "arguments": {"query": "x"}}<|end|>'],
+      ['harmony with its tokens stripped', 'analysisThe user asks how to search.assistantfinalUse {"name": "search", "arguments": {"query": "x"}}.'],
+      ["Functionary's recipient all", '>>>all\nHere is how: {"name": "search", "arguments": {"query": "x"}}'],
+      ['"you invoke it like this"', 'The tool exists. You invoke it like this: {"name": "search", "arguments": {"query": "x"}}'],
+      ['a fence introduced as an example', 'Here is an example of calling the search tool:\n\n```json\n{"name": "search", "arguments": {"query": "x"}}\n```'],
+      ['a call in prose after "for example"', 'For example, `search(query="x")` looks a word up.'],
+      ['markup the user is told to write', 'You would call it like this:\n<tool_call>\n{"name": "search", "arguments": {"query": "x"}}\n</tool_call>'],
+      ['a usage line', 'Usage:\n```\nsearch(query="x")\n```'],
+      ['"here is how to call it"', "Here's how to call it:\n{\"name\": \"search\", \"arguments\": {\"query\": \"x\"}}"],
+      ['"you can call it like so"', 'You can call it like so: [search(query="x")]'],
+    ])('should not execute %s (no_tool_call)', (_label, text) => {
+      const error = failure(() => repairToolCall(content(text), two))
+      expect(error.type).toBe('no_tool_call')
+      expect(error.message).toContain('answered without a usable tool call')
+    })
+
+    it.each([
+      ['a sentence, then a fenced call', "I'll search for that now.\n```json\n{\"name\": \"search\", \"arguments\": {\"query\": \"x\"}}\n```"],
+      ['"let me call it like this"', 'Let me call it like this:\n{"name": "search", "arguments": {"query": "x"}}'],
+      ['a fence without framing', '```json\n{"name": "search", "arguments": {"query": "x"}}\n```'],
+      ['"so you can use it"', 'I will look it up so you can use it later:\n{"name": "search", "arguments": {"query": "x"}}'],
+      ['"for you"', "I'll run the search for you:\n<tool_call>\n{\"name\": \"search\", \"arguments\": {\"query\": \"x\"}}\n</tool_call>"],
+      ['"let me use the following call"', 'Let me use the following call:\n```json\n{"name": "search", "arguments": {"query": "x"}}\n```'],
+      ['a question about an example', 'To answer your question about the example, I will now search: {"name": "search", "arguments": {"query": "x"}}'],
+      ['a domain named example', 'Searching example.com first:\n{"name": "search", "arguments": {"query": "x"}}'],
+      ['an example two paragraphs before', 'For example, a search finds pages.\n\nNow I will look it up:\n{"name": "search", "arguments": {"query": "x"}}'],
+      ['a harmony commentary call before the final message', '<|channel|>commentary to=functions.search <|constrain|>json<|message|>{"query": "x"}<|call|><|start|>assistant<|channel|>final<|message|>Example: {"name": "get_time", "arguments": {"tz": "UTC"}}<|return|>'],
+      ['Functionary: a word to the user, then a call', '>>>all\nLet me look.\n>>>search\n{"query": "x"}'],
+    ])('should still take the genuine call after %s', (_label, text) => {
+      const result = repairToolCall(content(text), two)
+      expect(result.toolCall).toEqual(SEARCH_X)
+      expect(result.dropped).toEqual([])
+    })
+
+    it("should not take a call drafted in the reasoning when the answer is harmony's final message", () => {
+      const text = '<|channel|>analysis<|message|>I could call search(query="x") but I know it.<|end|><|start|>assistant<|channel|>final<|message|>It is x.<|return|>'
+      expect(failure(() => repairToolCall(content(text), two)).type).toBe('no_tool_call')
+      // Without the final message the draft is the call, as for any answer without one.
+      expect(repairToolCall(content('<|channel|>analysis<|message|>I will call search(query="x").<|end|>'), two).toolCall).toEqual(SEARCH_X)
+    })
+
+    it('should take the real call after an example, and not report the example as a call', () => {
+      const text = 'For example: {"name": "search", "arguments": {"query": "demo"}}\n\nNow the real one:\n{"name": "search", "arguments": {"query": "x"}}'
+      const result = repairToolCall(content(text), two)
+      expect(result.toolCall).toEqual(SEARCH_X)
+      expect(result.dropped).toEqual([])
+    })
+  })
+
+  describe('a call in the reasoning', () => {
+    it.each([
+      ['a search result holding a field of the sole tool', { get_weather } as ToolSet, content('It is sunny in Paris.', { reasoning_content: "The search returned {'location': 'Paris', 'temp': 20}. Good." })],
+      ['a nameless object inside <think>', { get_weather } as ToolSet, content("<think>Result: {'location': 'Paris'}</think>The weather is nice.")],
+      ['an example envelope naming no tool', two, content('<think>An example: {"name": "Bingo", "arguments": {}}</think>Hello!')],
+      ['an unknown name in the reasoning field', two, content('Hello!', { reasoning: 'e.g. {"name": "Bingo", "arguments": {}}' })],
+      ['an unknown name written before JSON', two, content('Done.', { reasoning: 'I could use web_search{"query": "x"} here.' })],
+      ["a list of a name that is no tool", two, content('Hi.', { reasoning_content: '[{"Bingo": {"a": 1}}]' })],
+    ])('should not read %s as a call (no_tool_call, no unknown tool)', (_label, tools, message) => {
+      executed.length = 0
+      const error = failure(() => repairToolCall(message, tools))
+      expect(error.type).toBe('no_tool_call')
+      expect(error.message).not.toContain('unknown tool')
+      expect(error.message).not.toContain('JSON')
+    })
+
+    it('should not give nameless JSON in the reasoning to the chosen tool', () => {
+      const error = failure(() => repairToolCall(content('Sure.', { reasoning_content: 'I found {"query": "x"} in the notes.' }), two, { toolChoiceName: 'search' }))
+      expect(error.type).toBe('no_tool_call')
+    })
+
+    it("should not fill in a macro tool's fallback action for reflection in the reasoning", () => {
+      const error = failure(() => repairToolCall(content('Thinking done.', { reasoning_content: '{"memory": "on page 2"}' }), { withFallback }))
+      expect(error.type).toBe('no_tool_call')
+    })
+
+    it.each([
+      ['an envelope', '{"name": "search", "arguments": {"query": "x"}}'],
+      ['the tool name as the key', '{"search": {"query": "x"}}'],
+      ['a pythonic call', 'I will call search(query="x").'],
+      ['Hermes markup', '<tool_call>\n{"name": "search", "arguments": {"query": "x"}}\n</tool_call>'],
+    ])('should still take a declared tool named in the reasoning (%s)', (_label, reasoning) => {
+      const result = repairToolCall(content('', { reasoning_content: reasoning }), two)
+      expect(result.toolCall).toEqual(SEARCH_X)
+      expect(result.fixes).toContain('call-in-reasoning')
+    })
+  })
+
+  describe('calls as {"NAME": {…}}', () => {
+    it.each([
+      ['a list of one', '[{"search": {"query": "x"}}]'],
+      ['a fenced list', '```json\n[{"search": {"query": "x"}}]\n```'],
+      ["Apertus' tool tokens", '<|tools_prefix|>[{"search": {"query": "x"}}]<|tools_suffix|>'],
+    ])('should take %s', (_label, text) => {
+      const result = repairToolCall(content(text), two)
+      expect(result.toolCall).toEqual(SEARCH_X)
+      expect(result.fixes).toContain('tool-name-as-key')
+    })
+
+    it('should take the first of several and report the others with their arguments', () => {
+      const result = repairToolCall(content('[{"search": {"query": "x"}}, {"get_time": {"tz": "UTC"}}]'), two)
+      expect(result.toolCall).toEqual(SEARCH_X)
+      expect(result.dropped).toEqual([{ name: 'get_time', args: { tz: 'UTC' }, reason: 'extra' }])
+      expect(result.fixes).toContain('dropped-calls:1')
+    })
+
+    it('should take the first valid one of a list', () => {
+      const result = repairToolCall(content('[{"get_time": {"zone": "UTC"}}, {"search": {"query": "x"}}]'), two)
+      expect(result.toolCall).toEqual(SEARCH_X)
+      expect(result.dropped).toEqual([{ name: 'get_time', args: { zone: 'UTC' }, reason: expect.stringContaining('get_time.tz') }])
+    })
+
+    it("should keep a macro tool's list of actions one macro input", () => {
+      const result = repairToolCall(content('[{"scroll": {"down": true}}, {"done": {"text": "x"}}]'), { AgentOutput })
+      expect(result.toolCall.args).toEqual({ action: { scroll: { down: true, num_pages: 1 } } })
+      expect(result.dropped).toEqual([{ args: { done: { text: 'x' } }, reason: 'extra' }])
+    })
+
+    it('should take the macro tool named as the key of a list item', () => {
+      const result = repairToolCall(content('[{"AgentOutput": {"action": [{"scroll": {"down": true}}]}}]'), { AgentOutput })
+      expect(result.toolCall).toEqual({ name: 'AgentOutput', args: { action: { scroll: { down: true, num_pages: 1 } } } })
+    })
+
+    it('should not take a list of names that are no tool', () => {
+      expect(failure(() => repairToolCall(content('[{"Bingo": {"query": "x"}}]'), two)).type).toBe('no_tool_call')
+    })
+  })
+
+  describe('a malformed fragment before a valid call', () => {
+    it.each([
+      ['a Llama call missing its last brace', '{"name": "search", "parameters": {"query": "q"}\n{"name": "search", "parameters": {"query": "x"}}'],
+      ['a Llama call cut after its arguments opened', '{"name": "search", "parameters": {\n{"name": "search", "parameters": {"query": "x"}}'],
+      ['a fragment ended by a semicolon', '{"name": "search", "parameters": {"query": "q"; {"name": "search", "parameters": {"query": "x"}}'],
+      ['two broken fragments', '{"name": "search", "parameters": {"query": "q"\n{"name": "get_time", "parameters": {"tz": "U"\n{"name": "search", "parameters": {"query": "x"}}'],
+      ['a bracket never closed', 'Results [1, 2\n{"name": "search", "parameters": {"query": "x"}}'],
+    ])('should take the complete call after %s', (_label, text) => {
+      const result = repairToolCall(content(text), two)
+      expect(result.toolCall).toEqual(SEARCH_X)
+      expect(result.dropped).toEqual([])
+    })
+
+    it.each([
+      ['a list cut inside its second call', '[{"name": "search", "arguments": {"query": "x"}}, {"name": "get_time", "arguments": {"tz"'],
+      ['a wrapper cut inside its list', '{"tool_calls": [{"name": "search", "arguments": {"query": "x"}}'],
+    ])('should not take a complete call inside a value that is itself cut (%s)', (_label, text) => {
+      const error = failure(() => repairToolCall(content(text), two))
+      expect(error.type).toBe('no_tool_call')
+      expect(error.message).toContain('never closed')
+    })
+  })
+})
+
+describe('client.invoke on whole responses', () => {
+  let server: ScriptedServer
+  beforeAll(async () => {
+    server = await startScriptedServer({ script: [] })
+  })
+  afterAll(() => server.close())
+  const messages = [{ role: 'user' as const, content: 'How do I search?' }]
+  const reply = (message: Record<string, unknown>) => ({
+    body: { id: 'x', object: 'chat.completion', model: 'm', choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: 'stop' }] },
+  })
+  const outcome = async (run: Promise<unknown>) => {
+    try {
+      return { result: await run }
+    } catch (error) {
+      return { error: error as { type: string; message: string } }
+    }
+  }
+
+  it('should not execute a call the model showed the user, and take the real call of the retry', async () => {
+    executed.length = 0
+    const shown = 'You can search the catalogue yourself. For example, you invoke it like this:\n\n```json\n{"name": "search", "arguments": {"query": "blue kettle"}}\n```\n\nLet me know if that helps!'
+    server.setScript([reply({ content: shown }), reply({ content: '<tool_call>\n{"name": "search", "arguments": {"query": "kettle"}}\n</tool_call>' })])
+    const client = createClient({ baseURL: server.url, model: 'm', retry: { limit: 1, baseDelayMs: 1, maxDelayMs: 1 } })
+    const { result } = await outcome(client.invoke(messages, two))
+    expect(result).toMatchObject({ toolCall: { name: 'search', args: { query: 'kettle' } }, attempts: 2 })
+    expect(executed).toEqual(['search'])
+  })
+
+  it("should answer no_tool_call for gpt-oss's final message holding a call, executing nothing", async () => {
+    executed.length = 0
+    const harmony = '<|channel|>analysis<|message|>User wants the syntax.<|end|><|start|>assistant<|channel|>final<|message|>Call `search` with {"name": "search", "arguments": {"query": "x"}}.<|return|>'
+    server.setScript([reply({ content: harmony })])
+    const client = createClient({ baseURL: server.url, model: 'gpt-oss-20b', maxRetries: 0 })
+    const { error } = await outcome(client.invoke(messages, two))
+    expect(error).toMatchObject({ type: 'no_tool_call' })
+    expect(executed).toEqual([])
+  })
+
+  it('should not execute a search result quoted in the reasoning on the sole tool', async () => {
+    executed.length = 0
+    server.setScript([
+      reply({ reasoning_content: "Looking at the earlier result {'location': 'Paris', 'unit': 'C'}, the user already has the weather.", content: 'It is 21 °C in Paris.' }),
+    ])
+    const client = createClient({ baseURL: server.url, model: 'm', maxRetries: 0 })
+    const { error } = await outcome(client.invoke(messages, { get_weather }))
+    expect(error).toMatchObject({ type: 'no_tool_call' })
+    expect(error?.message).toContain('It is 21 °C in Paris.')
+    expect(executed).toEqual([])
+  })
+
+  it('should answer no_tool_call, not "unknown tool", for an example envelope in <think>', async () => {
+    executed.length = 0
+    server.setScript([reply({ content: '<think>The user greets me. A call would look like {"name": "Bingo", "arguments": {}} but none is needed.</think>\n\nHello! How can I help?' })])
+    const client = createClient({ baseURL: server.url, model: 'm', maxRetries: 0 })
+    const { error } = await outcome(client.invoke(messages, two))
+    expect(error).toMatchObject({ type: 'no_tool_call' })
+    expect(error?.message).not.toContain('unknown tool')
+    expect(executed).toEqual([])
+  })
+
+  it('should execute a call written {"NAME": {…}} in a list once', async () => {
+    executed.length = 0
+    server.setScript([reply({ content: '[{"get_time": {"tz": "Europe/Paris"}}]' })])
+    const client = createClient({ baseURL: server.url, model: 'm', maxRetries: 0 })
+    const { result } = await outcome(client.invoke(messages, two))
+    expect(result).toMatchObject({ toolCall: { name: 'get_time', args: { tz: 'Europe/Paris' } } })
+    expect(executed).toEqual(['get_time'])
+  })
+})
