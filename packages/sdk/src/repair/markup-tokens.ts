@@ -20,7 +20,6 @@ import type { ExtractionContext, TokenSpan } from './markup-shared'
 import { isWordCode, skipSpaces } from '../text/char-codes'
 import { tokenAt, tokenFamily, tokenName } from './markup-special-tokens'
 import { looksLikeJsonOpener } from './scan-json'
-import { isRecord } from '../util/is-record'
 
 // Words a template puts between the name and the arguments (`<|constrain|>json`, `commentary`).
 const GAP_WORDS = new Set(['json', 'code', 'commentary'])
@@ -245,16 +244,6 @@ function readAfterBoundary(context: ExtractionContext, boundary: Boundary): void
       if (token && /end|call$/.test(tokenName(text, token))) callEnd = token.end
       else break
     }
-  }
-  // Apertus' `<|tools_prefix|>[{"search": {…}}, …]`: after a call token, objects of one key, each a known
-  // tool's name, are those calls. Each claims one character of the token, in order, the last the rest.
-  const items = name || !boundary.callish ? [] : Array.isArray(args) ? args : [args]
-  if (items.length > 0 && items.every((item) => isRecord(item) && Object.keys(item).length === 1 && context.names?.has(Object.keys(item)[0]!))) {
-    items.forEach((item: Record<string, unknown>, index) => {
-      const key = Object.keys(item)[0]!
-      addFound(context, { name: key, args: item[key], format: `tool-markup:${family}`, fixes, start: boundary.start + index }, index + 1 < items.length ? boundary.start + index + 1 : callEnd)
-    })
-    return
   }
   addFound(context, { ...(name ? { name } : {}), args, format: `tool-markup:${family}`, fixes, start: boundary.start }, callEnd)
 }
