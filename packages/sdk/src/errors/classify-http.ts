@@ -291,7 +291,7 @@ function decide(status: number, message: string, has: (pattern: RegExp) => boole
     return verdict('unknown', 'the server asked to try again later', 'Retrying usually helps.')
   }
   if (status >= 400) {
-    return verdict('bad_request', 'the provider rejected the request', 'Retrying will not help: check the request options (a model adapter may be needed for this model, or a field it does not accept).')
+    return verdict('bad_request', 'the provider rejected the request', 'Retrying will not help: check the request options (this model may need an adapter, or refuse one of them).')
   }
   if (status >= 200 && status < 300) {
     return verdict('invalid_schema', 'the server answered with an error body instead of a completion', 'Retrying may help; if it persists, check that baseURL points at an OpenAI-compatible API.')
@@ -334,7 +334,7 @@ export function classifyHttpError(status: number, headers: HeadersLike | undefin
   const label = ok ? `HTTP ${status} with an error body` : `HTTP ${status}${statusText?.trim() ? ` ${statusText.trim()}` : ''}`
   const labels = [detail.code, detail.type].filter((value) => value !== undefined && value !== detail.message)
   const said = `${detail.message ? `: "${quote(detail.message)}"` : ''}${labels.length > 0 ? ` (${quote(labels.join(', '), 80)})` : ''}`
-  const page = detail.html ? ' The body is an HTML page, probably from a proxy or gateway in front of the API.' : ''
+  const page = detail.html ? ' The body is an HTML page, probably from a proxy in front of the API.' : ''
   const wait = retryAfterMs !== undefined ? ` The server asks to wait ${retryAfterMs} ms.` : ''
   const error = new InvokeError(verdict.type, `${label}, ${verdict.what}${said}.${page} ${verdict.advice}${wait}`, {
     status,
