@@ -168,7 +168,8 @@ const CONTEXT_PATTERNS: readonly RegExp[] = [
   /\b(?:prompt|input)\b(?: token count| tokens?| length)?[^.]{1,40}?\b(?:exceeds?|exceeded|exceeding|is greater than|is larger than|is more than)\b[^.]{1,40}?\b(?:maximum|max|limit|allowed)\b/i,
   /range of input length should be/i,
   // SGLang / vLLM forks: "The input (5000 tokens) is longer than the model's context length".
-  /longer than (?:the )?(?:model'?s? )?(?:maximum )?context (?:length|window|size)/i,
+  // ("… longer than the maximum context length" is the second pattern's.)
+  /longer than (?:the )?(?:model'?s? )?context (?:length|window|size)/i,
   // TGI / Together: "`inputs` must have less than 4096 tokens", "`inputs` tokens + `max_new_tokens` must be <= 8193".
   /\binputs?`?\s+(?:must (?:have|be) (?:less|fewer) than \d+ tokens|tokens \+ `?max_new_tokens`? must be <=)/i,
   // Cohere-style: "total number of tokens in the prompt cannot exceed 4081".
