@@ -94,14 +94,12 @@ function readTextError(bodyText: string): ProviderErrorDetail {
 
 // Found with indexOf and fixed-length regexes, not `<h1[^>]*>([\s\S]*?)<\/h1>`: on a page of
 // thousands of unclosed `<h1` (or `<title>`, `<style`, `<a`) such a regex scanned to the end from each one.
-const OPENERS: Record<string, RegExp> = { title: /<title/gi, h1: /<h1/gi }
-const CLOSERS: Record<string, RegExp> = { title: /<\/title>/gi, h1: /<\/h1>/gi, script: /<\/script>/gi, style: /<\/style>/gi }
 const SKIPPED = /<(script|style)/gi
 
 /** The text inside the first `<tag …>…</tag>` of a page (as the regex above would find it), or `undefined`. */
 function elementText(page: string, tag: 'title' | 'h1'): string | undefined {
-  const opener = OPENERS[tag]!
-  opener.lastIndex = 0
+  // regex-bounded: `<` and a literal tag name (title, h1), no quantifier (test: packages/sdk/src/linear-time.test.ts)
+  const opener = new RegExp(`<${tag}`, 'gi')
   // Only the first opener can match: a later one has no more `>` and no more closers after it.
   if (!opener.test(page)) return undefined
   const open = page.indexOf('>', opener.lastIndex)
@@ -111,7 +109,8 @@ function elementText(page: string, tag: 'title' | 'h1'): string | undefined {
 }
 
 function closerAfter(page: string, tag: string, from: number): number {
-  const closer = CLOSERS[tag]!
+  // regex-bounded: a literal closing tag (title, h1, script, style), no quantifier (test: packages/sdk/src/linear-time.test.ts)
+  const closer = new RegExp(`</${tag}>`, 'gi')
   closer.lastIndex = from
   return closer.test(page) ? closer.lastIndex - tag.length - 3 : -1
 }
