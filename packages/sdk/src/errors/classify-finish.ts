@@ -7,7 +7,6 @@ import type { FinishClass } from '../types'
 // The reasons that begin with stop, end, eos or eot (`stop`, `end_turn`, `stop_sequence`, `eos_token`)
 // are ENDED's, below.
 const OK = new Set(['toolcalls', 'toolcall', 'functioncall', 'functioncalls', 'tooluse', 'finished', 'finish', 'complete', 'completed', 'done', 'requiresaction', 'null', 'none', 'nil', 'undefined', ''])
-const SERVER = new Set(['error', 'insufficientsystemresource', 'internalerror', 'servererror'])
 const TRUNCATED = /length|maxtokens|maxoutput|maxnewtokens|tokenlimit|outputlimit|contextwindow|^max$/
 const FILTERED = /filter|safety|sensitive|prohibit|recitation|refus|block|spii|moderat|harm|violation|language|policy|guardrail|toxic/
 const MALFORMED = /malformed|unexpectedtoolcall|invalidtoolcall|invalidfunctioncall/
@@ -31,7 +30,8 @@ export function classifyFinish(reason: string | null | undefined): FinishClass {
   if (typeof reason !== 'string') return 'unknown'
   const key = reason.toLowerCase().replace(/[\s_-]+/g, '')
   if (OK.has(key)) return 'ok'
-  if (SERVER.has(key)) return 'server_error'
+  // DeepSeek's `insufficient_system_resource` (`error`, `server_error` and the like are FAILED's, below).
+  if (key === 'insufficientsystemresource') return 'server_error'
   if (MALFORMED.test(key)) return 'malformed'
   if (FILTERED.test(key)) return 'filtered'
   if (TRUNCATED.test(key)) return 'truncated'
