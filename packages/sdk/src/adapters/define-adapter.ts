@@ -23,7 +23,7 @@ export function assertAdapter(adapter: unknown): asserts adapter is Adapter {
   }
   const { name, kind, match, compose, echoFields } = adapter
   if (typeof name !== 'string' || name.trim() === '') {
-    throw new InvokeError('config_error', `defineAdapter: an adapter has no "name" (got ${describeValue(name)}). Give it a short non-empty name such as "acme"; it appears in errors and in result.adapters.`)
+    throw new InvokeError('config_error', `defineAdapter: an adapter has no "name" (got ${describeValue(name)}). Give it a short non-empty name such as "acme".`)
   }
   // `rule` ends with the value it got when `value` is given.
   const fail = (field: string, rule: string, ...value: unknown[]): never => {

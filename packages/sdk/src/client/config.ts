@@ -176,7 +176,7 @@ const RULES: readonly Rule[] = [
   ['timeoutMs', (value) => typeof value === 'number' && value > 0 && Number.isFinite(value), 'must be a positive number of milliseconds', true],
   ['deadlineMs', isDeadline, DEADLINE_RULE, true],
   ['readers', isReaderList, READER_LIST_RULE],
-  ['streaming', (value) => isRecord(value) && isFunction(value.stream) && isFunction(value.readEvents), 'must be the `streaming` export of "@wildcall/sdk/streaming", passed as it is.'],
+  ['streaming', (value) => isRecord(value) && isFunction(value.stream) && isFunction(value.readEvents), 'must be the `streaming` export of "@wildcall/sdk/streaming".'],
   ['maxTokens', wholeNumber(1), 'must be a whole number > 0', true],
   ['temperature', (value) => typeof value === 'number' && value >= 0 && value <= 2, 'must be a number from 0 to 2', true],
   ['adapters', Array.isArray, 'must be an array of adapters, e.g. [qwenAdapter()].'],

@@ -4,15 +4,17 @@ import type { FinishClass } from '../types'
 // `tool-calls` are one reason. Families are recognised by the words in them, so a spelling nobody
 // listed (`tool_call`, `end_of_turn`, `max_new_tokens`, `moderation`) still lands in the right class.
 // A null written out as text by a Python or JavaScript server ("None", "null") says no reason too.
-const OK = new Set(['toolcalls', 'toolcall', 'functioncall', 'functioncalls', 'stop', 'stopped', 'eos', 'eostoken', 'eot', 'endturn', 'endofturn', 'tooluse', 'stopsequence', 'stoptoken', 'end', 'finished', 'finish', 'complete', 'completed', 'done', 'requiresaction', 'null', 'none', 'nil', 'undefined', ''])
-const SERVER = new Set(['error', 'insufficientsystemresource', 'internalerror', 'servererror'])
+// The reasons that begin with stop, end, eos or eot (`stop`, `end_turn`, `stop_sequence`, `eos_token`)
+// are ENDED's, below.
+const OK = new Set(['toolcalls', 'toolcall', 'functioncall', 'functioncalls', 'tooluse', 'finished', 'finish', 'complete', 'completed', 'done', 'requiresaction', 'null', 'none', 'nil', 'undefined', ''])
 const TRUNCATED = /length|maxtokens|maxoutput|maxnewtokens|tokenlimit|outputlimit|contextwindow|^max$/
 const FILTERED = /filter|safety|sensitive|prohibit|recitation|refus|block|spii|moderat|harm|violation|language|policy|guardrail|toxic/
 const MALFORMED = /malformed|unexpectedtoolcall|invalidtoolcall|invalidfunctioncall/
 // Generation that the server cut short or that failed (`network_error`, `aborted`, `timeout`): the
 // call may be incomplete, so it is never executed, but another try can succeed.
 const FAILED = /error|fail|abort|cancel|interrupt|timeout|timedout/
-// `stop_word`, `end_of_text`, `eos_reached`: a normal end in a spelling nobody listed.
+// `stop`, `stopped`, `end_turn`, `eot`, and any other spelling (`stop_word`, `end_of_text`, `eos_reached`):
+// a normal end.
 const ENDED = /^(?:stop|end|eos|eot)/
 /**
  * The default meaning of a `finish_reason`. Adapters' `classifyFinish` run first.
@@ -28,7 +30,8 @@ export function classifyFinish(reason: string | null | undefined): FinishClass {
   if (typeof reason !== 'string') return 'unknown'
   const key = reason.toLowerCase().replace(/[\s_-]+/g, '')
   if (OK.has(key)) return 'ok'
-  if (SERVER.has(key)) return 'server_error'
+  // DeepSeek's `insufficient_system_resource` (`error`, `server_error` and the like are FAILED's, below).
+  if (key === 'insufficientsystemresource') return 'server_error'
   if (MALFORMED.test(key)) return 'malformed'
   if (FILTERED.test(key)) return 'filtered'
   if (TRUNCATED.test(key)) return 'truncated'

@@ -94,14 +94,12 @@ function readTextError(bodyText: string): ProviderErrorDetail {
 
 // Found with indexOf and fixed-length regexes, not `<h1[^>]*>([\s\S]*?)<\/h1>`: on a page of
 // thousands of unclosed `<h1` (or `<title>`, `<style`, `<a`) such a regex scanned to the end from each one.
-const OPENERS: Record<string, RegExp> = { title: /<title/gi, h1: /<h1/gi }
-const CLOSERS: Record<string, RegExp> = { title: /<\/title>/gi, h1: /<\/h1>/gi, script: /<\/script>/gi, style: /<\/style>/gi }
 const SKIPPED = /<(script|style)/gi
 
 /** The text inside the first `<tag …>…</tag>` of a page (as the regex above would find it), or `undefined`. */
 function elementText(page: string, tag: 'title' | 'h1'): string | undefined {
-  const opener = OPENERS[tag]!
-  opener.lastIndex = 0
+  // regex-bounded: `<` and a literal tag name (title, h1), no quantifier (test: packages/sdk/src/linear-time.test.ts)
+  const opener = new RegExp(`<${tag}`, 'gi')
   // Only the first opener can match: a later one has no more `>` and no more closers after it.
   if (!opener.test(page)) return undefined
   const open = page.indexOf('>', opener.lastIndex)
@@ -111,7 +109,8 @@ function elementText(page: string, tag: 'title' | 'h1'): string | undefined {
 }
 
 function closerAfter(page: string, tag: string, from: number): number {
-  const closer = CLOSERS[tag]!
+  // regex-bounded: a literal closing tag (title, h1, script, style), no quantifier (test: packages/sdk/src/linear-time.test.ts)
+  const closer = new RegExp(`</${tag}>`, 'gi')
   closer.lastIndex = from
   return closer.test(page) ? closer.lastIndex - tag.length - 3 : -1
 }
@@ -168,7 +167,8 @@ const CONTEXT_PATTERNS: readonly RegExp[] = [
   /\b(?:prompt|input)\b(?: token count| tokens?| length)?[^.]{1,40}?\b(?:exceeds?|exceeded|exceeding|is greater than|is larger than|is more than)\b[^.]{1,40}?\b(?:maximum|max|limit|allowed)\b/i,
   /range of input length should be/i,
   // SGLang / vLLM forks: "The input (5000 tokens) is longer than the model's context length".
-  /longer than (?:the )?(?:model'?s? )?(?:maximum )?context (?:length|window|size)/i,
+  // ("… longer than the maximum context length" is the second pattern's.)
+  /longer than (?:the )?(?:model'?s? )?context (?:length|window|size)/i,
   // TGI / Together: "`inputs` must have less than 4096 tokens", "`inputs` tokens + `max_new_tokens` must be <= 8193".
   /\binputs?`?\s+(?:must (?:have|be) (?:less|fewer) than \d+ tokens|tokens \+ `?max_new_tokens`? must be <=)/i,
   // Cohere-style: "total number of tokens in the prompt cannot exceed 4081".
@@ -194,7 +194,7 @@ const AUTH_CODES = /^(?:invalid_api_key|authentication_error|permission_error|pe
 const AUTH_WORDS = /(?:invalid|incorrect|missing|expired|revoked) (?:api[\s_-]?key|authentication|token|bearer)|api[\s_-]?key (?:is )?(?:not valid|invalid|missing|expired|required)|unauthorized|unauthenticated|authentication (?:failed|required)/i
 const MODEL_CODES = /^(?:model_not_found|not_found_error|model_not_available|modelnotfound|not_found)$/i
 // regex-bounded: each gap after `model` is at most 80 characters, so an attempt reads ~130 characters (test: packages/sdk/src/linear-time.test.ts)
-const MODEL_WORDS = /\bno models? (?:are |is )?loaded|\bmodel\b[^.]{1,80}?\b(?:has been |was )?(?:decommissioned|retired|deprecated and (?:removed|no longer))|\bmodel\b[^.]{1,80}?\b(?:does ?n[o']t exist|not exists?|not found|not available|is not a valid model)|(?:unknown|invalid|unsupported) model\b|\bno such model|\bmodel not (?:found|exist)/i
+const MODEL_WORDS = /\bno models? (?:are |is )?loaded|\bmodel\b[^.]{1,80}?\b(?:has been |was )?(?:decommissioned|retired|deprecated and (?:removed|no longer))|\bmodel\b[^.]{1,80}?\b(?:does ?n[o']t exist|not exists?|not found|not available|is not a valid model)|(?:unknown|invalid|unsupported) model\b|\bno such model/i
 const RATE_CODES = /^(?:rate_limit_exceeded|rate_limit_error|rate_limited|resource_exhausted|too_many_requests|throttling|requests_limit_exceeded)$/i
 const RATE_WORDS = /rate[\s_-]?limit|too many requests|requests per (?:minute|second|day)|tokens per minute|\b[rt]pm\b|throttl/i
 const SERVER_CODES = /^(?:server_error|api_error|internal_error|internal_server_error|internal|overloaded_error|overloaded|unavailable|service_unavailable|deadline_exceeded|bad_gateway|gateway_timeout)$/i
@@ -231,15 +231,17 @@ interface Verdict {
   wait?: boolean
 }
 
+const verdict = (type: InvokeErrorType, what: string, advice: string, wait?: boolean): Verdict => ({ type, what, advice, wait })
+
 function decide(status: number, message: string, has: (pattern: RegExp) => boolean, haystack: string, retryAfterMs: number | undefined, maxRetryAfterMs: number): Verdict {
   if (CONTEXT_PATTERNS.some((pattern) => pattern.test(haystack))) {
-    return { type: 'context_length', what: "the prompt is longer than the model's context window", advice: 'Shorten the conversation (drop or summarise old messages, trim tool results) or use a model with a larger window; retrying the same request will not help.' }
+    return verdict('context_length', "the prompt is longer than the model's context window", 'Shorten the conversation (drop old messages, trim tool results) or use a model with a larger window; retrying will not help.')
   }
   // One request bigger than the whole per-minute budget ("Request too large … (TPM): Limit 12000,
   // Requested 15000", OpenAI and Groq, at 429 or 413) fails the same way on every retry.
   const budget = /\blimit:? (\d+),(?: used:? \d+,)? requested:? (\d+)/i.exec(message)
   if (status >= 400 && status < 500 && budget && Number(budget[2]) > Number(budget[1])) {
-    return { type: 'bad_request', what: "this one request is larger than the provider's per-minute token limit", advice: 'Retrying will not help: shorten the conversation or lower maxTokens, or ask your provider for a higher tier.' }
+    return verdict('bad_request', "this one request is larger than the provider's per-minute token limit", 'Retrying will not help: shorten the conversation or lower maxTokens, or ask your provider for a higher tier.')
   }
   // Quota before rate: OpenAI sends `insufficient_quota` with 429, and retrying never helps it. A
   // "quota" message that also says when to retry (Gemini's per-minute quotas) is a rate limit,
@@ -247,13 +249,13 @@ function decide(status: number, message: string, has: (pattern: RegExp) => boole
   // limit lasts (its words say so, or its delay is longer than the client waits): it keeps the delay.
   const lasts = status === 429 && (LIMIT_WORDS.test(message) || retryAfterMs! > maxRetryAfterMs)
   if (lasts || status === 402 || has(QUOTA_CODES) || (QUOTA_WORDS.test(message) && (retryAfterMs === undefined || /\blimit: 0\b/.test(message)))) {
-    return { type: 'quota_exceeded', what: 'the account is out of quota, credits or balance', advice: 'Top up or raise the spending limit with your provider, or use another API key; retrying will not help.', wait: lasts }
+    return verdict('quota_exceeded', 'the account is out of quota, credits or balance', 'Top up or raise your spending limit, or use another API key; retrying will not help.', lasts)
   }
   if (status < 500 && (has(FILTER_CODES) || FILTER_WORDS.test(message))) {
-    return { type: 'content_filter', what: "the provider's safety or moderation system refused the conversation", advice: 'Rephrase or remove the content it objects to; retrying the same request will not help.' }
+    return verdict('content_filter', "the provider's safety or moderation system refused the conversation", 'Rephrase or remove the content it objects to; retrying will not help.')
   }
   if (status === 401 || status === 403 || (status < 500 && (has(AUTH_CODES) || AUTH_WORDS.test(message)))) {
-    return { type: 'auth_error', what: 'the API key was rejected or has no access', advice: "Check apiKey (it must belong to this baseURL's provider) and that your account may use this model." }
+    return verdict('auth_error', 'the API key was rejected or has no access', "Check apiKey (it must belong to this baseURL's provider) and that your account may use this model.")
   }
   if (status >= 400 && REFUSES_TOOLS.test(message)) {
     // Whatever the status (Ollama says 400 "api_error", llama.cpp 500): the same request fails again.
@@ -266,16 +268,16 @@ function decide(status: number, message: string, has: (pattern: RegExp) => boole
     }
   }
   if (MODEL_WORDS.test(message) || (status < 500 && has(MODEL_CODES))) {
-    return { type: 'model_not_found', what: 'the model is not available at this endpoint', advice: 'Check the model name as your provider spells it (for a local server: that the model is loaded).' }
+    return verdict('model_not_found', 'the model is not available at this endpoint', 'Check the model name as your provider spells it (for a local server: that the model is loaded).')
   }
   if (status === 404) {
-    return { type: 'model_not_found', what: 'the model or the endpoint was not found', advice: 'Check the model name and that baseURL points at the API root (often ending in /v1).' }
+    return verdict('model_not_found', 'the model or the endpoint was not found', 'Check the model name and that baseURL points at the API root (often ending in /v1).')
   }
   if (status === 429 || has(RATE_CODES) || (status < 500 && status !== 413 && RATE_WORDS.test(message))) {
-    return { type: 'rate_limit', what: 'the provider is rate limiting requests', advice: 'wildcall retries with backoff; lower your request rate or ask your provider for higher limits.' }
+    return verdict('rate_limit', 'the provider is rate limiting requests', 'wildcall retries with backoff; lower your request rate or ask your provider for higher limits.')
   }
   if (status === 408) {
-    return { type: 'timeout', what: 'the server timed out waiting for the request', advice: 'Retrying usually helps.' }
+    return verdict('timeout', 'the server timed out waiting for the request', 'Retrying usually helps.')
   }
   if (status >= 500 || has(SERVER_CODES) || (status < 400 && SERVER_WORDS.test(message))) {
     const loading = /loading/i.test(message)
@@ -286,15 +288,15 @@ function decide(status: number, message: string, has: (pattern: RegExp) => boole
     }
   }
   if (status === 409 || status === 425) {
-    return { type: 'unknown', what: 'the server asked to try again later', advice: 'Retrying usually helps.' }
+    return verdict('unknown', 'the server asked to try again later', 'Retrying usually helps.')
   }
   if (status >= 400) {
-    return { type: 'bad_request', what: 'the provider rejected the request', advice: 'Retrying will not help: check the request options (a model adapter may be needed for this model, or a field it does not accept).' }
+    return verdict('bad_request', 'the provider rejected the request', 'Retrying will not help: check the request options (this model may need an adapter, or refuse one of them).')
   }
   if (status >= 200 && status < 300) {
-    return { type: 'invalid_schema', what: 'the server answered with an error body instead of a completion', advice: 'Retrying may help; if it persists, check that baseURL points at an OpenAI-compatible API.' }
+    return verdict('invalid_schema', 'the server answered with an error body instead of a completion', 'Retrying may help; if it persists, check that baseURL points at an OpenAI-compatible API.')
   }
-  return { type: 'unknown', what: `unexpected HTTP status ${status}`, advice: 'Check that baseURL points at an OpenAI-compatible API (a redirect or proxy may be in the way).' }
+  return verdict('unknown', `unexpected HTTP status ${status}`, 'Check that baseURL points at an OpenAI-compatible API (a redirect or proxy may be in the way).')
 }
 
 function quote(value: string, limit = 300): string {
@@ -332,7 +334,7 @@ export function classifyHttpError(status: number, headers: HeadersLike | undefin
   const label = ok ? `HTTP ${status} with an error body` : `HTTP ${status}${statusText?.trim() ? ` ${statusText.trim()}` : ''}`
   const labels = [detail.code, detail.type].filter((value) => value !== undefined && value !== detail.message)
   const said = `${detail.message ? `: "${quote(detail.message)}"` : ''}${labels.length > 0 ? ` (${quote(labels.join(', '), 80)})` : ''}`
-  const page = detail.html ? ' The body is an HTML page, probably from a proxy or gateway in front of the API.' : ''
+  const page = detail.html ? ' The body is an HTML page, probably from a proxy in front of the API.' : ''
   const wait = retryAfterMs !== undefined ? ` The server asks to wait ${retryAfterMs} ms.` : ''
   const error = new InvokeError(verdict.type, `${label}, ${verdict.what}${said}.${page} ${verdict.advice}${wait}`, {
     status,

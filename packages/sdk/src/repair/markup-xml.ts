@@ -39,11 +39,11 @@ export interface Tag {
   end: number
   close: boolean
   /** Written with a special-token prefix, as DeepSeek's DSML `<｜DSML｜invoke …>`. */
-  tokenPrefix: boolean
+  marked: boolean
   /** Local name in lower case (`tool_call` for `<minimax:tool_call>`). */
   local: string
   /** The namespace prefix in lower case (`seed` for `<seed:tool_call>`), if any. */
-  namespace?: string
+  ns?: string
   /** The value of `<name=VALUE>`. */
   value?: string
   attributes: Record<string, string>
@@ -117,9 +117,9 @@ export function findTags(text: string): Tag[] {
       start: match.index,
       end: match.index + match[0].length,
       close: match[1] === '/',
-      tokenPrefix: match[0].includes('｜'),
+      marked: match[0].includes('｜'),
       local,
-      ...(match[2] ? { namespace: match[2].toLowerCase() } : {}),
+      ...(match[2] ? { ns: match[2].toLowerCase() } : {}),
       value,
       attributes,
     })
@@ -225,8 +225,8 @@ export function recognizeXmlCalls(context: ExtractionContext): void {
     const args: Record<string, unknown> = {}
     const fixes: string[] = []
     const previous = tags[index - 1]
-    const seed = tag.value !== undefined && previous !== undefined && !previous.close && previous.namespace === 'seed' && WRAPPER_TAGS.has(previous.local)
-    const layout = tag.tokenPrefix || tag.local === 'invoke' || seed ? EXACT : ON_OWN_LINE
+    const seed = tag.value !== undefined && previous !== undefined && !previous.close && previous.ns === 'seed' && WRAPPER_TAGS.has(previous.local)
+    const layout = tag.marked || tag.local === 'invoke' || seed ? EXACT : ON_OWN_LINE
     let parameterCount = 0
     let truncated = false
     for (let inner = index + 1; inner < bodyEndTag; inner++) {
@@ -284,7 +284,7 @@ export function recognizeXmlCalls(context: ExtractionContext): void {
         }
       }
     }
-    const format = tag.tokenPrefix
+    const format = tag.marked
       ? 'dsml'
       : tag.local === 'invoke'
         ? 'minimax'
@@ -637,7 +637,7 @@ export function recognizeElementTrees(context: ExtractionContext): void {
 interface TreeFrame {
   key: string
   local: string
-  valueStart: number
+  at: number
   children: Array<[string, unknown]>
 }
 
@@ -647,7 +647,7 @@ interface TreeFrame {
  * (`'truncated'` when the text stops inside a value of a call).
  */
 function readElementTree(text: string, from: number, to: number, fixes: string[], open = false): unknown {
-  const root: TreeFrame = { key: '', local: '', valueStart: from, children: [] }
+  const root: TreeFrame = { key: '', local: '', at: from, children: [] }
   const stack: TreeFrame[] = [root]
   const pattern = new RegExp(ELEMENT.source, 'g')
   pattern.lastIndex = from
@@ -659,7 +659,7 @@ function readElementTree(text: string, from: number, to: number, fixes: string[]
     if (match[1] === '/') {
       if (top === root || top.local !== local) return undefined
       stack.pop()
-      const value = top.children.length > 0 ? toObject(top.children) : decodeValue(valueText(text.slice(top.valueStart, match.index), ON_OWN_LINE), undefined, fixes)
+      const value = top.children.length > 0 ? toObject(top.children) : decodeValue(valueText(text.slice(top.at, match.index), ON_OWN_LINE), undefined, fixes)
       stack[stack.length - 1]!.children.push([top.key, value])
       continue
     }
@@ -670,7 +670,7 @@ function readElementTree(text: string, from: number, to: number, fixes: string[]
       continue
     }
     if (stack.length > MAX_TREE_DEPTH) return undefined
-    stack.push({ key, local, valueStart: match.index + match[0].length, children: [] })
+    stack.push({ key, local, at: match.index + match[0].length, children: [] })
   }
   while (open && stack.length > 1) {
     const top = stack.pop()!
