@@ -117,3 +117,14 @@ describe('comma-less FunctionGemma', () => {
     expect(read(text).toolCall).toEqual({ name: 'order', args: { items: [{ count: 2, sku: 'b, 1' }], note: 'x', rush: true, tags: ['a', 'b'], user_id: 7 } })
   })
 })
+
+describe('quotes inside delimited strings of two calls', () => {
+  it('should keep the second of two Gemma calls whose strings each hold a double quote, with its values', () => {
+    const text =
+      '<start_function_call>call:order{note:null,tags:[<escape><b>bold</b>"<escape>]}<end_function_call>' +
+      '<start_function_call>call:write_file{content:<escape>"<escape>,path:<escape>a.txt<escape>}<end_function_call>'
+    const result = repairToolCall(content(text), { order: defineTool({ description: 'order', inputSchema: z.object({ note: z.string().nullable(), tags: z.array(z.string()) }) }), write_file })
+    expect(result.toolCall).toEqual({ name: 'order', args: { note: null, tags: ['<b>bold</b>"'] } })
+    expect(result.dropped).toEqual([{ name: 'write_file', args: { content: '"', path: 'a.txt' }, reason: 'extra' }])
+  })
+})
