@@ -130,7 +130,8 @@ function insideAny(ranges: readonly TextRange[], position: number): boolean {
 
 /**
  * Markup that sits inside a complete JSON value is text of that value (`{"text": "<tool_call>…"}`),
- * never a call: a real call's JSON body lies inside the markup, not the other way round. A span that
+ * never a call, wherever the markup's body would run: a real call's JSON body lies inside the markup,
+ * not the other way round. A span that
  * opens inside another call is that call's body, read past its end through a quote in its strings
  * (`call:a{k:<escape>"<escape>}…call:b{…}`): it holds no call.
  */
@@ -140,7 +141,7 @@ function dropMarkupInsideJson(context: ExtractionContext): void {
   const verdicts = new Map<JsonSpan, boolean>()
   context.found = context.found.filter((found) => {
     const span = outermostSpanAround(spans, found.call.start)
-    if (!span || span.start >= found.call.start || found.end > span.end || span.depth > MAX_JSON_DEPTH) return true
+    if (!span || span.start >= found.call.start || span.depth > MAX_JSON_DEPTH) return true
     let parses = verdicts.get(span)
     if (parses === undefined) {
       parses = !context.found.some((other) => other.call.start < span.start && span.start < other.end) && parseLenientJson(context.text.slice(span.start, span.end)) !== undefined

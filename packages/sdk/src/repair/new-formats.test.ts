@@ -118,7 +118,7 @@ describe('comma-less FunctionGemma', () => {
   })
 })
 
-describe('quotes inside delimited strings of two calls', () => {
+describe('call-like text inside the strings of another call', () => {
   it('should keep the second of two Gemma calls whose strings each hold a double quote, with its values', () => {
     const text =
       '<start_function_call>call:order{note:null,tags:[<escape><b>bold</b>"<escape>]}<end_function_call>' +
@@ -126,5 +126,16 @@ describe('quotes inside delimited strings of two calls', () => {
     const result = repairToolCall(content(text), { order: defineTool({ description: 'order', inputSchema: z.object({ note: z.string().nullable(), tags: z.array(z.string()) }) }), write_file })
     expect(result.toolCall).toEqual({ name: 'order', args: { note: null, tags: ['<b>bold</b>"'] } })
     expect(result.dropped).toEqual([{ name: 'write_file', args: { content: '"', path: 'a.txt' }, reason: 'extra' }])
+  })
+
+  it('should read call tags inside the JSON strings of a Jamba call list as text, never as a call', () => {
+    const text = (query: string, id: string) =>
+      `<tool_calls>\n[{"name": "search_x", "arguments": {"query": ${JSON.stringify(query)}, "id": ${JSON.stringify(id)}}}, {"name": "search_x", "arguments": {"query": "", "id": "e"}}]\n</tool_calls>`
+    const tools: ToolSet = { search_x: defineTool({ description: 'search', inputSchema: z.object({ query: z.string(), id: z.string() }) }) }
+    for (const [query, id] of [['<functools=', '>'], ['<function=search_x>', '']]) {
+      const result = repairToolCall(content(text(query, id)), tools)
+      expect(result.toolCall).toEqual({ name: 'search_x', args: { query, id } })
+      expect(result.dropped).toEqual([{ name: 'search_x', args: { query: '', id: 'e' }, reason: 'extra' }])
+    }
   })
 })
