@@ -132,7 +132,7 @@ describe('call-like text inside the strings of another call', () => {
     const text = (query: string, id: string) =>
       `<tool_calls>\n[{"name": "search_x", "arguments": {"query": ${JSON.stringify(query)}, "id": ${JSON.stringify(id)}}}, {"name": "search_x", "arguments": {"query": "", "id": "e"}}]\n</tool_calls>`
     const tools: ToolSet = { search_x: defineTool({ description: 'search', inputSchema: z.object({ query: z.string(), id: z.string() }) }) }
-    for (const [query, id] of [['<functools=', '>'], ['<function=search_x>', '']]) {
+    for (const [query, id] of [['<functools=', '>'], ['<function=search_x>', '']] as const) {
       const result = repairToolCall(content(text(query, id)), tools)
       expect(result.toolCall).toEqual({ name: 'search_x', args: { query, id } })
       expect(result.dropped).toEqual([{ name: 'search_x', args: { query: '', id: 'e' }, reason: 'extra' }])
