@@ -3,7 +3,7 @@ import type { JsonSchemaNode } from './coerce'
 import { MAX_JSON_DEPTH, parseLenientJson } from './lenient-json'
 import { isSpaceCode, skipSpaces } from '../text/char-codes'
 import { MAX_CALLS, addFound, cleanToolName, fenceAround, isNameCode, overlapsAny, readName } from './markup-shared'
-import type { ExtractedCall, ExtractionContext } from './markup-shared'
+import type { ExtractedCall, ExtractionContext, FoundCall } from './markup-shared'
 import type { Reader } from './reader'
 import { createReadingContext, readAlone, type BuiltInReader, type ReadingContext } from './reading-context'
 import { gemmaReader, glmReader, hermesReader, keyValueReader, kimiK3Reader, minimaxM3Reader, namedElementReader, pythonicReader, specialTokenReader, xmlCallReader, xmlTreeReader, yamlReader } from './readers'
@@ -139,16 +139,18 @@ function dropMarkupInsideJson(context: ExtractionContext): void {
   const { spans } = context.scan
   if (context.found.length === 0 || spans.length === 0) return
   const verdicts = new Map<JsonSpan, boolean>()
-  context.found = context.found.filter((found) => {
+  // In text order: whether a span opens inside a call is asked of the calls kept before it.
+  const kept: FoundCall[] = []
+  for (const found of context.found.sort((left, right) => left.call.start - right.call.start)) {
     const span = outermostSpanAround(spans, found.call.start)
-    if (!span || span.start >= found.call.start || span.depth > MAX_JSON_DEPTH) return true
-    let parses = verdicts.get(span)
-    if (parses === undefined) {
-      parses = !context.found.some((other) => other.call.start < span.start && span.start < other.end) && parseLenientJson(context.text.slice(span.start, span.end)) !== undefined
+    let parses = false
+    if (span && span.start < found.call.start && span.depth <= MAX_JSON_DEPTH) {
+      parses = verdicts.get(span) ?? (!kept.some((other) => other.call.start < span.start && span.start < other.end) && parseLenientJson(context.text.slice(span.start, span.end)) !== undefined)
       verdicts.set(span, parses)
     }
-    return !parses
-  })
+    if (!parses) kept.push(found)
+  }
+  context.found = kept
 }
 
 /** The outermost span that starts at or before `position` and ends after it (spans are sorted). */

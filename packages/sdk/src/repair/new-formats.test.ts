@@ -138,4 +138,11 @@ describe('call-like text inside the strings of another call', () => {
       expect(result.dropped).toEqual([{ name: 'search_x', args: { query: '', id: 'e' }, reason: 'extra' }])
     }
   })
+
+  it('should read a call tag that opens in one Hermes call string and closes in the next as text of both', () => {
+    const block = (text: string) => `<tool_call>\n{"name": "search", "arguments": {"query": ${JSON.stringify(text)}}}\n</tool_call>`
+    const result = read(`${block('<function=f>')}\n${block('</function><invoke name="f">')}`)
+    expect(result.toolCall).toEqual({ name: 'search', args: { query: '<function=f>' } })
+    expect(result.dropped).toEqual([{ name: 'search', args: { query: '</function><invoke name="f">' }, reason: 'extra' }])
+  })
 })
