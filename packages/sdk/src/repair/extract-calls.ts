@@ -74,8 +74,12 @@ export function readCalls(text: string, readers: readonly Reader[], options: Ext
 function readCallsFrom(text: string, readers: readonly Reader[], options: ExtractCallsOptions): ExtractCallsResult {
   const context = createReadingContext(text, options.names, options.fieldsOf, options.schemaOf)
   for (const stage of STAGES) {
-    if (stage === 'json') dropMarkupInsideJson(context)
-    for (const reader of readers) if ((reader.stage ?? 'markup') === stage) runReader(reader, context)
+    for (const reader of readers) {
+      if ((reader.stage ?? 'markup') !== stage) continue
+      runReader(reader, context)
+      // Markup read inside a JSON string goes before the next reader, which may read the text around it.
+      if (stage === 'markup') dropMarkupInsideJson(context)
+    }
   }
 
   const claimed: TextRange[] = context.found.map((found) => [found.call.start, found.end] as const)

@@ -145,4 +145,13 @@ describe('call-like text inside the strings of another call', () => {
     expect(result.toolCall).toEqual({ name: 'search', args: { query: '<function=f>' } })
     expect(result.dropped).toEqual([{ name: 'search', args: { query: '</function><invoke name="f">' }, reason: 'extra' }])
   })
+
+  it('should read a call tag inside the JSON arguments of a special-token call as text, leaving the call to its reader', () => {
+    const kimi = (query: string) => `<|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{"query": ${JSON.stringify(query)}}<|tool_call_end|>`
+    const deepseek = '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>search\n```json\n{"query": "<function=f>"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>'
+    expect(read(deepseek).toolCall).toEqual({ name: 'search', args: { query: '<function=f>' } })
+    const result = read(`<|tool_calls_section_begin|>${kimi('<function=f>')}${kimi('evil')}<|tool_calls_section_end|>`)
+    expect(result.toolCall).toEqual({ name: 'search', args: { query: '<function=f>' } })
+    expect(result.dropped).toEqual([{ name: 'search', args: { query: 'evil' }, reason: 'extra' }])
+  })
 })
