@@ -3,7 +3,7 @@ import type { JsonSchemaNode } from './coerce'
 import { MAX_JSON_DEPTH, parseLenientJson } from './lenient-json'
 import { isSpaceCode, skipSpaces } from '../text/char-codes'
 import { MAX_CALLS, addFound, cleanToolName, fenceAround, isNameCode, overlapsAny, readName } from './markup-shared'
-import type { ExtractedCall, ExtractionContext } from './markup-shared'
+import type { ExtractedCall, ExtractionContext, FoundCall } from './markup-shared'
 import type { Reader } from './reader'
 import { createReadingContext, readAlone, type BuiltInReader, type ReadingContext } from './reading-context'
 import { gemmaReader, glmReader, hermesReader, keyValueReader, kimiK3Reader, minimaxM3Reader, namedElementReader, pythonicReader, specialTokenReader, xmlCallReader, xmlTreeReader, yamlReader } from './readers'
@@ -74,8 +74,12 @@ export function readCalls(text: string, readers: readonly Reader[], options: Ext
 function readCallsFrom(text: string, readers: readonly Reader[], options: ExtractCallsOptions): ExtractCallsResult {
   const context = createReadingContext(text, options.names, options.fieldsOf, options.schemaOf)
   for (const stage of STAGES) {
-    if (stage === 'json') dropMarkupInsideJson(context)
-    for (const reader of readers) if ((reader.stage ?? 'markup') === stage) runReader(reader, context)
+    for (const reader of readers) {
+      if ((reader.stage ?? 'markup') !== stage) continue
+      runReader(reader, context)
+      // Markup read inside a JSON string goes before the next reader, which may read the text around it.
+      if (stage === 'markup') dropMarkupInsideJson(context)
+    }
   }
 
   const claimed: TextRange[] = context.found.map((found) => [found.call.start, found.end] as const)
@@ -130,22 +134,27 @@ function insideAny(ranges: readonly TextRange[], position: number): boolean {
 
 /**
  * Markup that sits inside a complete JSON value is text of that value (`{"text": "<tool_call>…"}`),
- * never a call: a real call's JSON body lies inside the markup, not the other way round.
+ * never a call, wherever the markup's body would run: a real call's JSON body lies inside the markup,
+ * not the other way round. A span that
+ * opens inside another call is that call's body, read past its end through a quote in its strings
+ * (`call:a{k:<escape>"<escape>}…call:b{…}`): it holds no call.
  */
 function dropMarkupInsideJson(context: ExtractionContext): void {
   const { spans } = context.scan
   if (context.found.length === 0 || spans.length === 0) return
   const verdicts = new Map<JsonSpan, boolean>()
-  context.found = context.found.filter((found) => {
+  // In text order: whether a span opens inside a call is asked of the calls kept before it.
+  const kept: FoundCall[] = []
+  for (const found of context.found.sort((left, right) => left.call.start - right.call.start)) {
     const span = outermostSpanAround(spans, found.call.start)
-    if (!span || span.start >= found.call.start || found.end > span.end || span.depth > MAX_JSON_DEPTH) return true
-    let parses = verdicts.get(span)
-    if (parses === undefined) {
-      parses = parseLenientJson(context.text.slice(span.start, span.end)) !== undefined
+    let parses = false
+    if (span && span.start < found.call.start && span.depth <= MAX_JSON_DEPTH) {
+      parses = verdicts.get(span) ?? (!kept.some((other) => other.call.start < span.start && span.start < other.end) && parseLenientJson(context.text.slice(span.start, span.end)) !== undefined)
       verdicts.set(span, parses)
     }
-    return !parses
-  })
+    if (!parses) kept.push(found)
+  }
+  context.found = kept
 }
 
 /** The outermost span that starts at or before `position` and ends after it (spans are sorted). */

@@ -14,7 +14,7 @@ import { JSON_FAMILY_RENDERERS, type RenderableCall } from './__fixtures__/json-
 const PIECES = [
   'a', 'Z', '0', '9', ' ', '  ', '\n', '\t', '\r\n', '<', '>', '&', '&lt;', '&amp;', '&#39;', '"', "'", '\\', '\\n', '/',
   '{', '}', '[', ']', ':', ',', '=', 'é', '€', '中', '😀', '\u2028', '<escape>', '<tool_call>', '</tool_call>', '<|tool_call|>',
-  '[TOOL_CALLS]', 'functools', '{"a": 1}', '[1, 2]', 'true', 'null', 'None', 'name', '{"name": "x", "arguments": {}}',
+  '[TOOL_CALLS]', 'functools', '<function=f>', '<invoke name="f">', '</function>', '{"a": 1}', '[1, 2]', 'true', 'null', 'None', 'name', '{"name": "x", "arguments": {}}',
 ]
 const text = fc.array(fc.constantFrom(...PIECES), { maxLength: 10 }).map((pieces) => pieces.join(''))
 const identifier = fc.stringMatching(/^[a-z_][a-z0-9_]{0,8}$/).filter((key) => key !== '__proto__' && key !== 'constructor' && key !== 'prototype')

@@ -293,7 +293,7 @@ export function recognizeXmlCalls(context: ExtractionContext): void {
           : tag.value !== undefined
             ? 'qwen-xml'
             : 'xml'
-    const start = enclosingWrapperStart(tags, index) ?? tag.start
+    const start = enclosingWrapperStart(text, tags, index) ?? tag.start
     addFound(context, { name, args: value, format: `tool-markup:${format}`, fixes, start }, Math.max(callEnd, enclosingWrapperEnd(tags, index, closeIndex) ?? callEnd))
     if (closeIndex >= 0) index = closeIndex
   }
@@ -315,10 +315,10 @@ function readParameter(context: ExtractionContext, layout: ValueLayout, name: st
   return decodeArgument(context, name, key, text, fixes)
 }
 
-/** The start of a wrapper tag (`<tool_call>`, `<minimax:tool_call>`) directly around the call tag. */
-function enclosingWrapperStart(tags: readonly Tag[], index: number): number | undefined {
+/** The start of a wrapper tag (`<tool_call>`, `<minimax:tool_call>`) directly around the call tag: only spaces between (not `[{"query": "`). */
+function enclosingWrapperStart(text: string, tags: readonly Tag[], index: number): number | undefined {
   const previous = tags[index - 1]
-  if (previous && !previous.close && WRAPPER_TAGS.has(previous.local) && previous.value === undefined && !previous.attributes.name) return previous.start
+  if (previous && !previous.close && WRAPPER_TAGS.has(previous.local) && previous.value === undefined && !previous.attributes.name && !text.slice(previous.end, tags[index]!.start).trim()) return previous.start
   return undefined
 }
 

@@ -117,3 +117,41 @@ describe('comma-less FunctionGemma', () => {
     expect(read(text).toolCall).toEqual({ name: 'order', args: { items: [{ count: 2, sku: 'b, 1' }], note: 'x', rush: true, tags: ['a', 'b'], user_id: 7 } })
   })
 })
+
+describe('call-like text inside the strings of another call', () => {
+  it('should keep the second of two Gemma calls whose strings each hold a double quote, with its values', () => {
+    const text =
+      '<start_function_call>call:order{note:null,tags:[<escape><b>bold</b>"<escape>]}<end_function_call>' +
+      '<start_function_call>call:write_file{content:<escape>"<escape>,path:<escape>a.txt<escape>}<end_function_call>'
+    const result = repairToolCall(content(text), { order: defineTool({ description: 'order', inputSchema: z.object({ note: z.string().nullable(), tags: z.array(z.string()) }) }), write_file })
+    expect(result.toolCall).toEqual({ name: 'order', args: { note: null, tags: ['<b>bold</b>"'] } })
+    expect(result.dropped).toEqual([{ name: 'write_file', args: { content: '"', path: 'a.txt' }, reason: 'extra' }])
+  })
+
+  it('should read call tags inside the JSON strings of a Jamba call list as text, never as a call', () => {
+    const text = (query: string, id: string) =>
+      `<tool_calls>\n[{"name": "search_x", "arguments": {"query": ${JSON.stringify(query)}, "id": ${JSON.stringify(id)}}}, {"name": "search_x", "arguments": {"query": "", "id": "e"}}]\n</tool_calls>`
+    const tools: ToolSet = { search_x: defineTool({ description: 'search', inputSchema: z.object({ query: z.string(), id: z.string() }) }) }
+    for (const [query, id] of [['<functools=', '>'], ['<function=search_x>', '']] as const) {
+      const result = repairToolCall(content(text(query, id)), tools)
+      expect(result.toolCall).toEqual({ name: 'search_x', args: { query, id } })
+      expect(result.dropped).toEqual([{ name: 'search_x', args: { query: '', id: 'e' }, reason: 'extra' }])
+    }
+  })
+
+  it('should read a call tag that opens in one Hermes call string and closes in the next as text of both', () => {
+    const block = (text: string) => `<tool_call>\n{"name": "search", "arguments": {"query": ${JSON.stringify(text)}}}\n</tool_call>`
+    const result = read(`${block('<function=f>')}\n${block('</function><invoke name="f">')}`)
+    expect(result.toolCall).toEqual({ name: 'search', args: { query: '<function=f>' } })
+    expect(result.dropped).toEqual([{ name: 'search', args: { query: '</function><invoke name="f">' }, reason: 'extra' }])
+  })
+
+  it('should read a call tag inside the JSON arguments of a special-token call as text, leaving the call to its reader', () => {
+    const kimi = (query: string) => `<|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{"query": ${JSON.stringify(query)}}<|tool_call_end|>`
+    const deepseek = '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>search\n```json\n{"query": "<function=f>"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>'
+    expect(read(deepseek).toolCall).toEqual({ name: 'search', args: { query: '<function=f>' } })
+    const result = read(`<|tool_calls_section_begin|>${kimi('<function=f>')}${kimi('evil')}<|tool_calls_section_end|>`)
+    expect(result.toolCall).toEqual({ name: 'search', args: { query: '<function=f>' } })
+    expect(result.dropped).toEqual([{ name: 'search', args: { query: 'evil' }, reason: 'extra' }])
+  })
+})
