@@ -1,24 +1,12 @@
-import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { runScript } from '../../../test/run-script'
 import { checkHistory, startScriptedServer, toolCallResponse, type ScriptedServer } from '@wildcall/sdk/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 // What `npm start` runs (after the build): a plain Node script importing the built packages.
 const MAIN = fileURLToPath(new URL('../src/main.js', import.meta.url))
 
-function runDemo(env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const childEnv = { ...process.env, ...env }
-    for (const name of ['WILDCALL_BASE_URL', 'WILDCALL_MODEL', 'WILDCALL_API_KEY']) if (!env[name]) delete childEnv[name]
-    const child = spawn(process.execPath, [MAIN], { env: childEnv })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk) => (stdout += chunk))
-    child.stderr.on('data', (chunk) => (stderr += chunk))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
+const runDemo = (env: Record<string, string> = {}) => runScript(MAIN, env)
 
 describe('examples/agent-loop (npm start)', { timeout: 60_000 }, () => {
   it('should run the loop against its scripted server, say so, and print each step, the fixes and a summary', async () => {

@@ -1,24 +1,12 @@
-import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { runScript } from '../../../test/run-script'
 import { describe, expect, it } from 'vitest'
 
 // What `npm start` runs in examples/mcp: a plain Node script importing the built packages, which
 // starts the notes MCP server over stdio and the scripted "model" on 127.0.0.1.
 const MAIN = fileURLToPath(new URL('../src/main.js', import.meta.url))
 
-function runExample(): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const env = { ...process.env }
-    for (const name of ['WILDCALL_BASE_URL', 'WILDCALL_MODEL', 'WILDCALL_API_KEY']) delete env[name]
-    const child = spawn(process.execPath, [MAIN], { env })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk) => (stdout += chunk))
-    child.stderr.on('data', (chunk) => (stderr += chunk))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
+const runExample = () => runScript(MAIN)
 
 describe('examples/mcp (npm start)', { timeout: 60_000 }, () => {
   it('should drive the MCP server tools through the macro tool: save, find (structured), a refused delete, done', async () => {

@@ -1,23 +1,11 @@
-import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { runScript } from '../../../test/run-script'
 import { describe, expect, it } from 'vitest'
 
 // What `npm start` runs in examples/otel: a plain Node script importing the built packages.
 const MAIN = fileURLToPath(new URL('../src/main.js', import.meta.url))
 
-function runExample(): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const env = { ...process.env }
-    for (const name of ['WILDCALL_BASE_URL', 'WILDCALL_MODEL', 'WILDCALL_API_KEY', 'OTEL_SEMCONV_STABILITY_OPT_IN']) delete env[name]
-    const child = spawn(process.execPath, [MAIN], { env })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk) => (stdout += chunk))
-    child.stderr.on('data', (chunk) => (stderr += chunk))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
+const runExample = () => runScript(MAIN, { OTEL_SEMCONV_STABILITY_OPT_IN: undefined })
 
 describe('examples/otel (npm start)', { timeout: 60_000 }, () => {
   it('should print the steps and their spans and metrics with the console exporters', async () => {

@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { z as z3 } from 'zod3'
-import { isInvokeError } from '../errors/invoke-error'
+import { configError } from './__fixtures__/config-error'
 import { defineTool } from './define-tool'
 import { zod3Schema } from './zod3-schema'
-
-function configError(run: () => unknown): string {
-  try {
-    run()
-  } catch (error) {
-    if (isInvokeError(error) && error.type === 'config_error') return error.message
-    throw error
-  }
-  throw new Error('expected a config_error')
-}
 
 const click = defineTool({ description: 'Click', inputSchema: z.object({ index: z.number() }) })
 

@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { isInvokeError } from '../errors/invoke-error'
+import { configError } from './__fixtures__/config-error'
 import { toWireName, wireNames } from './wire-names'
 
 const ALLOWED = /^[\w-]{1,64}$/
 const long = `mcp__filesystem__${'read_multiple_files_with_metadata_'.repeat(3)}`
-
-function configError(run: () => unknown): string {
-  try {
-    run()
-  } catch (error) {
-    if (isInvokeError(error) && error.type === 'config_error') return error.message
-    throw error
-  }
-  throw new Error('expected a config_error')
-}
 
 describe('toWireName', () => {
   it('should keep a name the OpenAI API accepts as it is', () => {
