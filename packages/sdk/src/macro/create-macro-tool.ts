@@ -299,7 +299,7 @@ function resolveReflection(reflection: unknown): StandardSchemaLike | undefined 
   if (reflection === false) return undefined
   if (reflection === undefined) return defaultReflection()
   if (!isStandardSchema(reflection)) {
-    throw new InvokeError('config_error', 'createMacroTool: reflection must be a zod object (e.g. z.object({ thought: z.string() })) or false.')
+    throw new InvokeError('config_error', 'createMacroTool: reflection must be a zod object (e.g. z.object({ thought: z.string().optional() })) or false.')
   }
   return reflection
 }
