@@ -52,7 +52,9 @@ describe('createStreamAssembler', () => {
   // read only the new text: ten times the stream costs about ten times the work (measured 6–11× on a
   // loaded 2-core machine: the 1 MB run also pays for garbage collections and cache misses the
   // 100 kB one never meets, most with an open array the previews copy), a quadratic scan 100×.
+  // The bound was 12 until the same code measured up to 14.3× on an idle CI machine (5 of 10 runs
+  // of this file over 12, before and after the stop that raised it): 15 still fails any quadratic scan.
   it.each(Object.entries(scenarios))('should assemble %s in time linear in its length', (_name, build) => {
-    expect(scalingRatio(run(build, 1_000_000), run(build, 100_000), 5, cpuClock)).toBeLessThan(12)
+    expect(scalingRatio(run(build, 1_000_000), run(build, 100_000), 5, cpuClock)).toBeLessThan(15)
   })
 })
