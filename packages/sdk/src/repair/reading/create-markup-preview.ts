@@ -1,8 +1,10 @@
-import { parseLenientJson } from '../repair/lenient-json'
-import { cleanToolName, readName, setOwn } from '../repair/markup-shared'
-import { findTags } from '../repair/markup-xml'
-import { parsePartialJson } from './parse-partial-json'
-import { createTextBuffer } from './text-buffer'
+import { parseLenientJson } from '../lenient-json'
+import { setOwn } from '../../util/set-own'
+import { cleanToolName } from '../match-tool-name'
+import { readName } from './read-name'
+import { findTags } from './xml-tags'
+import { parsePartialJson } from '../../client/parse-partial-json'
+import { createTextBuffer } from '../../client/text-buffer'
 
 /**
  * Reads, while it streams, a call that a model writes into content as named-parameter markup: a
