@@ -1,7 +1,7 @@
 /**
  * JSON values in text (`content-json`): every object and array, bare, fenced, several in a row, prose
- * around, found by the one linear JSON scan of the reading context and parsed leniently. A value that
- * markup already took is skipped, and a span that does not parse is looked inside for values that do.
+ * around, found by the one linear JSON scan of the reading context and parsed leniently. A span that
+ * overlaps a call markup took, or does not parse, is looked inside for values that do.
  * Envelopes (`{name, arguments}`) are left for the repair to unwrap.
  *
  * Text rules: JSON types the values; a fence around a value is layout (fix `fenced`). A name written in

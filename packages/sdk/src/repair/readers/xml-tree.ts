@@ -6,8 +6,9 @@
  *
  * Text rules: a leaf follows the Qwen3 rule (`ON_OWN_LINE`: one line break after the opening tag and
  * before the closing tag are layout), references decoded, and stays text for the schema-guided
- * coercion; a repeated element is a list; a lone call or wrapper element is descended into. Without
- * its closer (servers strip the stop tag) the tree runs to the next opener of its name, or the end.
+ * coercion (text that is a JSON object or array is parsed: `guessed-value-type`); a repeated element is
+ * a list; a lone call or wrapper element is descended into. Without its closer (servers strip the stop
+ * tag) the tree runs to the next opener of its name, or the end.
  */
 import { skipSpaces } from '../../text/char-codes'
 import type { Reader } from '../reader'
