@@ -1,3 +1,8 @@
+/**
+ * The streamed preview of the named-parameter markup readers (xml-call, GLM): their `preview`, the
+ * arguments of a call while it is being written, read incrementally with the same tag scan as the
+ * readers (`./xml-tags`).
+ */
 import { parseLenientJson } from '../lenient-json'
 import { setOwn } from '../../util/set-own'
 import { cleanToolName } from '../match-tool-name'

@@ -1,3 +1,4 @@
+/** Scanning `item, item, …` lists: the one loop of the markup value parsers (Python literals and calls, Gemma values). */
 import { skipSpaces } from '../../text/char-codes'
 
 /**
