@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ChatStreamDelta, StreamEvent } from '../types'
 import { extractCalls } from '../repair/extract-calls'
-import { createMarkupPreview } from './create-markup-preview'
+import { createMarkupPreview } from '../repair/reading/create-markup-preview'
 import { createStreamAssembler } from './create-stream-assembler'
 
 const delta = (value: ChatStreamDelta, finish: string | null = null) => ({ choices: [{ index: 0, delta: value, finish_reason: finish }] })

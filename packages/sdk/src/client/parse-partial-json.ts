@@ -1,5 +1,5 @@
 import { MAX_JSON_DEPTH } from '../repair/lenient-json'
-import { setOwn } from '../repair/markup-shared'
+import { setOwn } from '../util/set-own'
 import { trimEndOf } from '../text/trim-end-of'
 import { createTextBuffer, type TextBuffer } from './text-buffer'
 

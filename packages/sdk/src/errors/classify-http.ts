@@ -1,5 +1,5 @@
 import { parseRetryAfter, type HeadersLike } from '../retry/retry-after'
-import { decodeXmlReferences } from '../repair/decode-value'
+import { decodeXmlReferences } from '../repair/reading/decode-xml-references'
 import { isRecord as isObject } from '../util/is-record'
 import { InvokeError, type InvokeErrorType } from './invoke-error'
 

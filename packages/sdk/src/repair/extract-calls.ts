@@ -1,16 +1,23 @@
-import { trimEndOf } from '../text/trim-end-of'
-import type { JsonSchemaNode } from './coerce'
+/**
+ * The reading stage: text in, calls out. It runs the step's readers over one answer text in their
+ * stages (markup, then JSON values, then fallback readers over what is left), drops markup that sits
+ * inside a JSON value, and hands on every call found, in text order, with whether the text ends inside
+ * one. It takes the text, the readers and what the tools expect ({@link ExtractCallsOptions}) and gives
+ * {@link ExtractCallsResult}. What each format looks like is its reader's (`./readers/`); what readers
+ * share is in `./reading/`.
+ */
 import { MAX_JSON_DEPTH, parseLenientJson } from './lenient-json'
-import { isSpaceCode, skipSpaces } from '../text/char-codes'
-import { MAX_CALLS, addFound, cleanToolName, fenceAround, isNameCode, overlapsAny, readName } from './markup-shared'
-import type { ExtractedCall, ExtractionContext, FoundCall } from './markup-shared'
-import type { Reader } from './reader'
-import { createReadingContext, readAlone, type BuiltInReader, type ReadingContext } from './reading-context'
-import { gemmaReader, glmReader, hermesReader, keyValueReader, kimiK3Reader, minimaxM3Reader, namedElementReader, pythonicReader, specialTokenReader, xmlCallReader, xmlTreeReader, yamlReader } from './readers'
+import type { ExtractedCall, Reader } from './reader'
+import { MAX_CALLS } from './reading/limits'
+import { addFound, createReadingContext, type BuiltInReader, type ExtractionContext, type FoundCall, type ReadingContext } from './reading/reading-context'
+import { builtInReaders } from './readers/built-in-readers'
+import type { JsonSchemaNode } from './coerce'
 import type { JsonSpan, TextRange } from './scan-json'
 
-export type { ExtractedCall } from './markup-shared'
+export type { ExtractedCall } from './reader'
+export { builtInReaders, jsonReaders } from './readers/built-in-readers'
 
+/** What the reading stage takes beside the text. */
 export interface ExtractCallsOptions {
   /** Known tool and action names: they decide whether `foo(x=1)` in prose or a bare `foo` is a call. */
   names?: ReadonlySet<string>
@@ -22,14 +29,12 @@ export interface ExtractCallsOptions {
   readers?: readonly Reader[]
 }
 
+/** What the reading stage gives: the calls found, in text order. */
 export interface ExtractCallsResult {
   calls: ExtractedCall[]
   /** The text ends inside an unfinished call or JSON value: report `output_truncated`, never execute it. */
   truncated: boolean
 }
-
-/** JSON spans looked at per message: a flood of braces costs bounded work. */
-const MAX_JSON_VISITS = 256
 
 // The stages readers run in. Markup first, each reader claiming the text it reads, so the later,
 // more general ones (and the plain JSON values) never see the same call twice. JSON next: a
@@ -171,166 +176,3 @@ function outermostSpanAround(spans: readonly JsonSpan[], position: number): Json
   }
   return found && found.end > position ? found : undefined
 }
-
-/** JSON objects and arrays in the text, outside what markup readers took: the `json` reader. */
-export function addJsonCandidates(context: ExtractionContext): void {
-  const claimed: TextRange[] = context.found.map((found) => [found.call.start, found.end] as const)
-  const { scan, text } = context
-  // Depth-first over the span tree with an explicit stack: nesting depth must not reach the call stack.
-  const pending: JsonSpan[] = [...scan.spans].reverse()
-  let visits = 0
-  while (pending.length > 0 && visits < MAX_JSON_VISITS && context.found.length < MAX_CALLS) {
-    const span = pending.pop()!
-    visits++
-    // Too deep to parse, and its inner levels are no call of their own either.
-    if (span.depth > MAX_JSON_DEPTH) continue
-    let parsed: ReturnType<typeof parseLenientJson>
-    // A claimed call may sit inside a larger span: look inside it for others.
-    if (!overlapsAny(claimed, span.start, span.end)) parsed = parseLenientJson(text.slice(span.start, span.end))
-    if (parsed === undefined || parsed.value === null || typeof parsed.value !== 'object') {
-      const children = scan.childrenOf(span)
-      for (let child = children.length - 1; child >= 0; child--) pending.push(children[child]!)
-      continue
-    }
-    const fixes = [...parsed.fixes]
-    const fence = fenceAround(context, span.start)
-    if (fence) fixes.push('fenced')
-    const call: ExtractedCall = { args: parsed.value, format: 'content-json', fixes, start: span.start }
-    const called = fence ? undefined : nameCalling(text, span.start, span.end)
-    const hint = called === undefined ? nameBefore(context, fence && fence.bodyStart <= span.start ? fence.start : span.start) : undefined
-    if (called !== undefined) call.calledName = called
-    else if (hint) call.nameHint = hint
-    addFound(context, call, span.end)
-  }
-}
-
-// Words that label a JSON block rather than name a call (`json\n{…}`, a fence's language without its
-// fence), and a lone capitalised word (`Sure`, `Answer`): prose, not a tool's name.
-const LABEL = /^(?:json\w*|javascript|js|python|py|text|code|tool_?code|tool_?calls?|tools?|functions?(?:_?calls?)?|calls?|output|result|response|answer|arg(?:ument)?s|param(?:eter)?s|inputs?)$/i
-
-/**
- * The name written in a call's position right before the JSON object at `[start, end)`, known or not:
- * touching it (`web_search{…}`, Mistral's compact form with its tokens stripped), around it as the one
- * argument (`web_search({…})`), or alone on the line above it (`web_search\n{…}`). Every scan back is
- * bounded, so a flood of braces on one line costs linear time.
- */
-function nameCalling(text: string, start: number, end: number): string | undefined {
-  if (text.charCodeAt(start) !== 123) return undefined
-  const inParentheses = text.charCodeAt(start - 1) === 40
-  if (inParentheses && text.charCodeAt(skipSpaces(text, end)) !== 41) return undefined
-  const nameEnd = inParentheses ? start - 1 : start
-  let nameStart = nameEnd
-  while (nameStart > 0 && nameEnd - nameStart < 128 && isNameCode(text.charCodeAt(nameStart - 1))) nameStart--
-  if (nameStart < nameEnd) {
-    // Part of a longer token (`\\frac{`, `a/b{`): no name. A tag or token may come right before it.
-    const before = text.charCodeAt(nameStart - 1)
-    return nameStart === 0 || isSpaceCode(before) || before === 62 || before === 93 ? calledName(text.slice(nameStart, nameEnd)) : undefined
-  }
-  if (inParentheses) return undefined
-  // `name` alone on the line above: only spaces between the line break and the JSON.
-  let lineBreak = start - 1
-  while (lineBreak >= 0 && text.charCodeAt(lineBreak) !== 10 && isSpaceCode(text.charCodeAt(lineBreak))) lineBreak--
-  if (text.charCodeAt(lineBreak) !== 10) return undefined
-  const lineStart = Math.max(0, lineBreak - 130)
-  const line = text.slice(lineStart, lineBreak)
-  const from = line.lastIndexOf('\n') + 1
-  return from > 0 || lineStart === 0 ? calledName(line.slice(from).trim()) : undefined
-}
-
-function calledName(raw: string): string | undefined {
-  const name = cleanToolName(raw)
-  return name && readName(name, 0) === name.length && !LABEL.test(name) && !/^[A-Z][a-z]*$/.test(name) ? name : undefined
-}
-
-// Words looked at before a JSON value for a name hint, and how far back on its line.
-const HINT_WINDOW = 80
-const WORD = /[A-Za-z_][\w.:-]*/g
-
-/** The nearest known name written before `position` on the same line, as a whole word. */
-function nameBefore(context: ExtractionContext, position: number): string | undefined {
-  const { names, text } = context
-  if (!names || names.size === 0 || position === 0) return undefined
-  const lineStart = text.lastIndexOf('\n', position - 1) + 1
-  const window = text.slice(Math.max(lineStart, position - HINT_WINDOW), position)
-  const words = window.match(WORD)
-  if (!words) return undefined
-  for (let index = words.length - 1; index >= 0; index--) {
-    const name = cleanToolName(trimEndOf(words[index]!, '.:-'))
-    if (names.has(name)) return name
-  }
-  return undefined
-}
-
-/** A whole answer that is only a known action name (`done`, `` `wait` ``): that action, no arguments. */
-export function recognizeBareName(context: ExtractionContext): void {
-  if (context.found.length > 0 || !context.names || context.text.length > 256) return
-  const bare = trimEndOf(context.text.trim().replace(/^[`'"*]+/, ''), '`\'"*.!').trim()
-  const name = cleanToolName(bare)
-  if (context.names.has(name)) addFound(context, { name, args: {}, format: 'bare-name', fixes: [], start: context.text.indexOf(bare) }, context.text.length)
-}
-
-/**
- * JSON objects and arrays anywhere in the text — bare, fenced, several in a row, prose around —
- * parsed leniently (`content-json`). Envelopes (`{name, arguments}`) are left for the repair to
- * unwrap; a known name written just before a value on its line is its `nameHint`.
- *
- * @example
- * ```ts
- * const client = createClient({ baseURL, model, readers: [hermesReader] }) // jsonReader is always there
- * ```
- */
-export const jsonReader: BuiltInReader = {
-  name: 'json',
-  formats: ['content-json'],
-  stage: 'json',
-  recognize: addJsonCandidates,
-  read: (text, context) => readAlone(jsonReader, text, context),
-}
-
-/**
- * A whole answer that is only a known action name (`done`, `` `wait` ``): that action with no
- * arguments (`bare-name`). Only for short answers in which nothing else was found.
- *
- * @example
- * ```ts
- * bareNameReader.read('`done`', { names: new Set(['done']), claimed: () => false }) // [{ name: 'done', args: {}, … }]
- * ```
- */
-export const bareNameReader: BuiltInReader = {
-  name: 'bare-name',
-  formats: ['bare-name'],
-  stage: 'fallback',
-  recognize: recognizeBareName,
-  read: (text, context) => readAlone(bareNameReader, text, context),
-}
-
-/**
- * Every built-in reader, in the order they run within each stage: what the default `@wildcall/sdk`
- * client reads (the autoFixer). Pass it to a `@wildcall/sdk/core` client to read the same.
- *
- * @example
- * ```ts
- * import { createClient } from '@wildcall/sdk/core'
- * import { builtInReaders } from '@wildcall/sdk'
- * const client = createClient({ baseURL, model, readers: builtInReaders })
- * ```
- */
-export const builtInReaders: readonly Reader[] = [
-  kimiK3Reader,
-  minimaxM3Reader,
-  xmlCallReader,
-  namedElementReader,
-  glmReader,
-  hermesReader,
-  xmlTreeReader,
-  specialTokenReader,
-  gemmaReader,
-  jsonReader,
-  pythonicReader,
-  yamlReader,
-  keyValueReader,
-  bareNameReader,
-]
-
-/** The readers a `@wildcall/sdk/core` client has without being given more: JSON values only. */
-export const jsonReaders: readonly Reader[] = [jsonReader]

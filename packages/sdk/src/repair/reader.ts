@@ -1,4 +1,40 @@
-import type { ExtractedCall } from './markup-shared'
+/**
+ * The reader contract: what a reader gets ({@link ReaderContext}), what it gives ({@link ReaderCall},
+ * an {@link ExtractedCall} with its end), the {@link Reader} plugin itself and its streaming
+ * {@link ReaderPreview}, and how the readers of a step are put in order ({@link composeReaders}).
+ */
+
+/** One call read from text, as the reading stage hands it to the repair. */
+export interface ExtractedCall {
+  /** The function name when the format carries one (markup, pythonic, Mistral …); undefined for a plain JSON value. */
+  name?: string
+  /**
+   * Parsed arguments, or — for a JSON value found in text (plain, or inside a Hermes-style wrapper
+   * or after a token such as `[TOOL_CALLS]`) — that value as is: envelopes such as
+   * `{name, arguments}` are left for the caller to unwrap.
+   */
+  args: unknown
+  /** Stable fix code of the format: `content-json` for JSON found in text, or `tool-markup:<family>`. */
+  format: string
+  /** Codes of repairs done while parsing (`lenient-json`, `python-literals`, `fenced` …). */
+  fixes: string[]
+  /** Offset in the text where the call starts; results are sorted by it. */
+  start: number
+  /**
+   * For a JSON value without a name: a known tool or action name written just before it on the same
+   * line (`scroll: {…}`, `` `scroll` with `{…}` ``). The caller tries it only when the value does not
+   * resolve on its own.
+   */
+  nameHint?: string
+  /**
+   * For a JSON object without a name: the name written in a call's position right before it
+   * (`web_search{…}`, `web_search({…})`, `web_search` alone on the line above), known or not. It is
+   * the call's name unless the JSON names one itself.
+   */
+  calledName?: string
+  /** The name of the reader that read it (`result.fixes` gets `reader:<name>`). */
+  reader?: string
+}
 
 /**
  * What a {@link Reader} gets beside the text: what the tools expect, and what earlier readers took.

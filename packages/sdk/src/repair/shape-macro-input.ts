@@ -1,7 +1,8 @@
 import { toToolJsonSchema } from '../tool/schema'
 import type { MacroToolInfo, Tool } from '../types'
 import { decodeJsonString, isPlainObject, pairsToObject, pushFix, type JsonSchemaNode } from './coerce'
-import { matchName, setOwn } from './markup-shared'
+import { setOwn } from '../util/set-own'
+import { matchName } from './match-tool-name'
 import { discriminatorKeys, envelopeInput, envelopeName, flatInput, isEnvelope, unwrapArgumentLayers } from './unwrap'
 
 /**

@@ -1,5 +1,5 @@
 import { PAIR_VALUE_KEY, isPlainObject, pushFix } from './coerce'
-import { setOwn } from './markup-shared'
+import { setOwn } from '../util/set-own'
 
 /** A call as found in a response, before its tool is known: a name (maybe) and raw arguments. */
 export interface RawCall {

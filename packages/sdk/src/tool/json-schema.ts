@@ -1,7 +1,7 @@
 import { Validator, type OutputUnit, type SchemaDraft } from '@cfworker/json-schema'
 import { errorMessage, InvokeError } from '../errors/invoke-error'
 import { isPlainObject } from '../repair/coerce'
-import { setOwn } from '../repair/markup-shared'
+import { setOwn } from '../util/set-own'
 import type { SchemaIssue, StandardSchemaLike } from './schema'
 import { toToolJsonSchema } from './schema'
 

@@ -1,5 +1,5 @@
 import { InvokeError } from '../errors/invoke-error'
-import { setOwn } from '../repair/markup-shared'
+import { setOwn } from '../util/set-own'
 
 /** One validation issue, Standard Schema shape. */
 export interface SchemaIssue {

@@ -1,5 +1,5 @@
 import { errorMessage, InvokeError } from '../errors/invoke-error'
-import { setOwn } from '../repair/markup-shared'
+import { setOwn } from '../util/set-own'
 
 // The JSON Schema (draft 7) of a zod 3 schema, input side, as `zod-to-json-schema` wrote it with
 // `{ $refStrategy: 'none', effectStrategy: 'input', pipeStrategy: 'input' }` — the differential

@@ -1,8 +1,11 @@
-// The built-in markup readers, one module each. The JSON and bare-name readers and the full
-// built-in set live in `../extract-calls` beside the JSON logic they run.
+// The built-in readers, one module each (its format's layout rules in its JSDoc), and the list of
+// them the default client runs.
+export { bareNameReader } from './bare-name'
+export { builtInReaders, jsonReaders } from './built-in-readers'
 export { gemmaReader } from './gemma'
 export { glmReader } from './glm'
 export { hermesReader } from './hermes'
+export { jsonReader } from './json'
 export { kimiK3Reader } from './kimi-k3'
 export { keyValueReader } from './key-value'
 export { minimaxM3Reader } from './minimax-m3'

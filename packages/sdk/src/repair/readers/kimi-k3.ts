@@ -1,6 +1,45 @@
-import { recognizeKimiK3Calls } from '../markup-marked-elements'
+/**
+ * Kimi K3 (`Kimi-K3.jinja`): every tag is `<|open|>NAME attributes<|sep|>` … `<|close|>NAME<|sep|>`, no
+ * whitespace anywhere: `<|open|>call tool="N" index="1"<|sep|>`, one
+ * `<|open|>argument key="K" type="T"<|sep|>V<|close|>argument<|sep|>` per argument (or all of them as
+ * one `<|open|>json type="object"<|sep|>{…}<|close|>json<|sep|>`), then `<|close|>call<|sep|>`. Text
+ * rules: a value is exactly the text between its tags, nothing escaped, no layout; `type="string"`
+ * makes it the string itself, any other type JSON (text that is not JSON is typed by the field's
+ * schema). Attribute values decode `&amp;` and `&quot;`.
+ *
+ * A call the text ends inside is cut off, never a call.
+ */
+import { setOwn } from '../../util/set-own'
+import { parseLenientJson } from '../lenient-json'
 import type { Reader } from '../reader'
-import { readAlone, type BuiltInReader } from '../reading-context'
+import { decodeArgument } from '../reading/decode-value'
+import { decodeXmlReferences } from '../reading/decode-xml-references'
+import { recognizeMarkedCalls, type Markers, type Node } from '../reading/marked-elements'
+import { readAlone, type BuiltInReader, type ExtractionContext } from '../reading/reading-context'
+
+const K3: Markers = ['<|open|>', '<|sep|>', '<|close|>']
+
+/** Kimi K3's arguments: typed by each argument's `type`, or one JSON value. */
+function k3Arguments(context: ExtractionContext, name: string, call: Node, fixes: string[]): unknown {
+  const args: Record<string, unknown> = {}
+  for (const { name: kind, attributes, raw } of call.children) {
+    if (kind === 'json') return parseLenientJson(raw)?.value
+    const key = decodeXmlReferences(attributes.key ?? '')
+    let value: unknown = raw
+    if (attributes.type !== 'string') {
+      try {
+        value = JSON.parse(raw)
+      } catch {
+        value = decodeArgument(context, name, key, raw, fixes)
+      }
+    }
+    setOwn(args, key, value)
+  }
+  return args
+}
+
+/** Kimi K3's `<|open|>call tool="N" …<|sep|>…<|close|>call<|sep|>` calls. */
+export const recognizeKimiK3Calls = (context: ExtractionContext) => recognizeMarkedCalls(context, K3, `${K3[0]}call `, 'tool', (name, call, fixes) => k3Arguments(context, name, call, fixes), 'kimi-k3')
 
 const reader: BuiltInReader = {
   name: 'kimi-k3',

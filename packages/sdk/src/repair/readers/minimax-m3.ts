@@ -1,6 +1,41 @@
-import { recognizeMinimaxM3Calls } from '../markup-marked-elements'
+/**
+ * MiniMax M3 (vLLM's `minimax_m3` parser): every tag is prefixed by `]<]minimax[>[` (an ordinary token,
+ * so it survives special-token stripping): `]<]minimax[>[<invoke name="N">`, then one element per
+ * argument, named after it (`<query>text</query>`), nested objects as child elements, list items as
+ * `<item>`. Text rules: only a marker starts a tag, so a value is exactly the text between its tags —
+ * `<`, `&`, quotes and newlines included, nothing decoded; whitespace between elements is layout. The
+ * field's schema types the text (`42`, `true`, `null`), makes children an object or a list and an
+ * empty element the empty list or object it admits; text with no schema stays text, children all
+ * named `item` are a list, a repeated element collects into a list.
+ *
+ * A call the text ends inside is cut off, never a call.
+ */
+import { schemaAtPath, type JsonSchemaNode } from '../coerce'
 import type { Reader } from '../reader'
-import { readAlone, type BuiltInReader } from '../reading-context'
+import { admittedTypes, decodeValue } from '../reading/decode-value'
+import { toObject } from '../reading/element-tree'
+import { recognizeMarkedCalls, type Markers, type Node } from '../reading/marked-elements'
+import { readAlone, type BuiltInReader, type ExtractionContext } from '../reading/reading-context'
+
+const M3: Markers = [']<]minimax[>[<', '>', ']<]minimax[>[</']
+
+/** MiniMax M3's value of an element, by its schema node. */
+function m3Value({ raw, children }: Node, schema: JsonSchemaNode | undefined, fixes: string[]): unknown {
+  const types = schema ? admittedTypes(schema) : new Set<string>()
+  if (children.length === 0) {
+    // The template writes an empty list or object as an empty element.
+    if (!types.has('string') && !raw.trim() && (types.has('array') || types.has('object'))) return types.has('array') ? [] : {}
+    return types.size > 0 ? decodeValue(raw, schema, fixes) : raw
+  }
+  if (types.has('array') || (!types.has('object') && children.every((child) => child.name === 'item'))) {
+    return children.map((child, index) => m3Value(child, schema && schemaAtPath(schema, [index]), fixes))
+  }
+  return toObject(children.map((child) => [child.name, m3Value(child, schema && schemaAtPath(schema, [child.name]), fixes)]))
+}
+
+/** MiniMax M3's `]<]minimax[>[<invoke name="N">…]<]minimax[>[</invoke>` calls. */
+export const recognizeMinimaxM3Calls = (context: ExtractionContext) =>
+  recognizeMarkedCalls(context, M3, `${M3[0]}invoke `, 'name', (name, call, fixes) => m3Value(call, context.schemaOf?.(name) ?? { type: 'object' }, fixes), 'minimax-m3')
 
 const reader: BuiltInReader = {
   name: 'minimax-m3',

@@ -1,7 +1,6 @@
 import { testReader } from '../../testing/test-reader'
-import { bareNameReader, jsonReader } from '../extract-calls'
 import { templateRenderers as render } from '../__fixtures__/template-renderers'
-import { gemmaReader, glmReader, hermesReader, keyValueReader, kimiK3Reader, minimaxM3Reader, namedElementReader, pythonicReader, specialTokenReader, xmlCallReader, xmlTreeReader, yamlReader } from '.'
+import { bareNameReader, gemmaReader, glmReader, hermesReader, keyValueReader, kimiK3Reader, minimaxM3Reader, namedElementReader, pythonicReader, specialTokenReader, xmlCallReader, xmlTreeReader, yamlReader, jsonReader } from '.'
 
 // Every built-in reader passes the conformance kit, once per family template it reads.
 const flat = [

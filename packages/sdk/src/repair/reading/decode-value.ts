@@ -3,12 +3,13 @@
  * GLM `<arg_value>`, a MiniMax or DSML parameter …) into a value, guided by the field's JSON Schema.
  * Readers decide what is layout and what is text; this decides what the text means.
  */
-import { NUMBER_TEXT, pushFix, schemaAtPath, type JsonSchemaNode } from './coerce'
-import { parseLenientJson } from './lenient-json'
-import { parsePythonLiteral } from './markup-pythonic'
-import { setOwn, type ExtractionContext } from './markup-shared'
-import type { ReaderContext } from './reader'
-import { isRecord } from '../util/is-record'
+import { NUMBER_TEXT, pushFix, schemaAtPath, type JsonSchemaNode } from '../coerce'
+import { parseLenientJson } from '../lenient-json'
+import type { ReaderContext } from '../reader'
+import { isRecord } from '../../util/is-record'
+import { setOwn } from '../../util/set-own'
+import { parsePythonLiteral } from './python-literal'
+import type { ExtractionContext } from './reading-context'
 
 /** The value types a schema node admits, through `anyOf`/`oneOf`, `nullable`, `enum` and `const`; empty when it says nothing. */
 export function admittedTypes(schema: JsonSchemaNode, depth = 0): Set<string> {
@@ -89,28 +90,6 @@ function parseStructured(trimmed: string): unknown {
   const literal = parsePythonLiteral(trimmed, 0)
   if (literal && literal !== 'truncated' && literal.end === trimmed.length) return literal.value
   return undefined
-}
-
-const NAMED_REFERENCES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" }
-// Anchored on `&`, bounded, no nested quantifiers: one linear pass.
-const REFERENCE = /&(?:(lt|gt|amp|quot|apos)|#(\d{1,7})|#[xX]([\da-fA-F]{1,6}));/g
-
-/**
- * XML character references decoded: `&lt; &gt; &amp; &quot; &apos;`, `&#39;`, `&#x3C;`. A `&` that
- * starts no reference stays as written; a decoded `&` never starts another one.
- *
- * @example
- * ```ts
- * decodeXmlReferences('a &lt; b &amp; c & d') // 'a < b & c & d'
- * ```
- */
-export function decodeXmlReferences(text: string): string {
-  if (!text.includes('&')) return text
-  return text.replace(REFERENCE, (reference, name: string | undefined, decimal: string | undefined, hex: string | undefined) => {
-    if (name) return NAMED_REFERENCES[name]!
-    const code = decimal ? Number(decimal) : Number.parseInt(hex!, 16)
-    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : reference
-  })
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { readScalar, readYamlBlocks } from './markup-yaml'
+import { readScalar, readYamlBlocks } from './yaml'
 
 const values = (text: string) => readYamlBlocks(text).map((block) => block.value)
 

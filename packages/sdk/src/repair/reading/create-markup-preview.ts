@@ -1,8 +1,15 @@
-import { parseLenientJson } from '../repair/lenient-json'
-import { cleanToolName, readName, setOwn } from '../repair/markup-shared'
-import { findTags } from '../repair/markup-xml'
-import { parsePartialJson } from './parse-partial-json'
-import { createTextBuffer } from './text-buffer'
+/**
+ * The streamed preview of the named-parameter markup readers (xml-call, GLM): their `preview`, the
+ * arguments of a call while it is being written, read incrementally with the same tag scan as the
+ * readers (`./xml-tags`).
+ */
+import { parseLenientJson } from '../lenient-json'
+import { setOwn } from '../../util/set-own'
+import { cleanToolName } from '../match-tool-name'
+import { readName } from './read-name'
+import { findTags } from './xml-tags'
+import { parsePartialJson } from '../../client/parse-partial-json'
+import { createTextBuffer } from '../../client/text-buffer'
 
 /**
  * Reads, while it streams, a call that a model writes into content as named-parameter markup: a

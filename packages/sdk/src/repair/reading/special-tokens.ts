@@ -1,4 +1,31 @@
-import type { ExtractionContext, TokenSpan } from './markup-shared'
+/**
+ * Special tokens (`<|call|>`, `<｜tool▁sep｜>`, `[TOOL_CALLS]`, `<tool▁sep>`): found once per text, so the
+ * JSON scan jumps over them and the token readers name them (`tokenName`), tell their family
+ * (`tokenFamily`) and look one up by offset (`tokenAt`).
+ */
+
+/** Where a special token (`<|call|>`, `<｜tool▁sep｜>`, `[TOOL_CALLS]`, `<tool▁sep>`) is in the text; markup readers name it with `tokenName`. */
+export interface TokenSpan {
+  start: number
+  end: number
+}
+
+// <|…|> (the closing `>` is sometimes missing), <｜…｜> with full-width bars, [UPPER_CASE] bracket
+// tokens, and `▁`-spelled tokens whose bars a distilled model dropped. Every alternative is anchored
+// on its first character and bounded, so the scan stays linear.
+// regex-bounded: every alternative reads at most ~90 characters from its first (test: packages/sdk/src/linear-time.test.ts)
+const SPECIAL_TOKEN = /<\|[^|<>\s]{1,48}\|>?|<｜[^｜<>\n]{1,48}｜>?|\[\/?[A-Z][A-Z0-9_]{1,30}\]|<\/?[^<>\s|｜]{0,40}▁[^<>\s]{0,40}>/g
+
+/**
+ * Finds every special token, in order: the JSON scan jumps over them, so `[TOOL_CALLS]` or `<|call|>`
+ * never count as brackets. `<|"|>` (Gemma's string quote) is left to its parser.
+ */
+export function findSpecialTokens(text: string): TokenSpan[] {
+  const tokens: TokenSpan[] = []
+  if (!text.includes('<') && !text.includes('[')) return tokens
+  for (const match of text.matchAll(SPECIAL_TOKEN)) if (match[0] !== '<|"|>') tokens.push({ start: match.index, end: match.index + match[0].length })
+  return tokens
+}
 
 /**
  * `<|tool_call_begin|>` → `tool_call_begin`, `<｜tool▁sep｜>` → `tool_sep`, `[ARGS]` → `args`: the
@@ -30,7 +57,7 @@ export function tokenFamily(text: string, token: TokenSpan): string {
 }
 
 /** The special token that starts exactly at `offset` (binary search: tokens are sorted and disjoint). */
-export function tokenAt(context: ExtractionContext, offset: number): TokenSpan | undefined {
+export function tokenAt(context: { readonly tokens: readonly TokenSpan[] }, offset: number): TokenSpan | undefined {
   const { tokens } = context
   let low = 0
   let high = tokens.length - 1

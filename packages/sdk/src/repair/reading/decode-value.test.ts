@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { defineTool } from '../tool/define-tool'
-import { decodeValue, decodeXmlReferences } from './decode-value'
-import { repairToolCall } from './repair-tool-call'
+import { defineTool } from '../../tool/define-tool'
+import { repairToolCall } from '../repair-tool-call'
+import { decodeValue } from './decode-value'
+import { decodeXmlReferences } from './decode-xml-references'
 
 describe('decodeValue', () => {
   it('should keep the text exactly as written for a string field, JSON-looking or not', () => {
