@@ -4,9 +4,7 @@ import { isRecord } from '../util/is-record'
 import { tryStringify } from '../util/stringify'
 import { REJECTED } from './adapt-to-rejected-field'
 import type { ResolvedEchoFields } from './build-history'
-
-/** What a client learnt to do with one field of the assistant turns it sends: echo it back, or strip it. */
-export type MessageFieldRule = 'echo' | 'strip'
+import type { MessageFieldRule } from './endpoint-profile'
 
 /**
  * Whether a message field holds the model's reasoning (`reasoning_content`, `reasoning`,

@@ -1,7 +1,8 @@
 import type { Adapter, EchoFields } from '../adapters/types'
 import { isPlainObject } from '../repair/coerce'
 import { splitReasoning } from '../repair/split-reasoning'
-import type { ChatMessage, ChatResponseMessage, ChatToolCall, Tool, ToolCall } from '../types'
+import type { ChatMessage, ChatResponseMessage, ChatToolCall, ToolCall } from '../types'
+import type { Tool } from '../tool/types'
 import { tryStringify } from '../util/stringify'
 import { isReasoningField } from './adapt-to-message-field'
 

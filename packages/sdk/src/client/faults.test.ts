@@ -9,7 +9,8 @@ import { createClient } from './create-client'
 import { defineTool } from '../tool/define-tool'
 import { isInvokeError, type InvokeError } from '../errors/invoke-error'
 import { sseChunks, toolCallResponse } from '../testing/scripted-server'
-import type { ChatMessage, InvokeResult } from '../types'
+import type { ChatMessage } from '../types'
+import type { InvokeResult } from './invoke-result'
 import type { InvokeOptions } from './invoke'
 
 // A fault-injection run against real servers on 127.0.0.1, for invoke() and stream() alike: every

@@ -1,6 +1,7 @@
 import type { InvokeError } from '../errors/invoke-error'
 import { isPlainObject } from '../repair/coerce'
-import type { ChatMessage, ChatResponseMessage, ChatToolCall, ToolSet } from '../types'
+import type { ChatMessage, ChatResponseMessage, ChatToolCall } from '../types'
+import type { ToolSet } from '../tool/types'
 import { tryStringify } from '../util/stringify'
 import { copyEchoed, generateCallId, type ResolvedEchoFields } from './build-history'
 
