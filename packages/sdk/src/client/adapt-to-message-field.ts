@@ -3,7 +3,7 @@ import type { ChatMessage, ChatRequest } from '../types'
 import { isRecord } from '../util/is-record'
 import { tryStringify } from '../util/stringify'
 import { REJECTED } from './adapt-to-rejected-field'
-import type { ResolvedEchoFields } from './build-history'
+import type { ResolvedEchoFields } from './collect-echo-fields'
 import type { MessageFieldRule } from './endpoint-profile'
 
 /**

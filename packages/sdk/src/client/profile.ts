@@ -1,8 +1,9 @@
 import { isRecord } from '../util/is-record'
-import { tryParseJson, type ClientState } from './invoke'
+import { tryParseJson } from '../util/try-parse-json'
+import type { ClientState } from './client-state'
 import { ESSENTIAL, type FieldChange } from './adapt-to-rejected-field'
 import { TURN_FIELDS } from './adapt-to-message-field'
-import type { EndpointProfile, MessageFieldRule } from './endpoint-profile'
+import type { EndpointProfile } from './endpoint-profile'
 
 /**
  * The profile of what `state` learnt so far (a fresh object each time).

@@ -11,17 +11,10 @@ import { isRecord } from '../util/is-record'
 import { previewsOf } from './combine-previews'
 import { createStreamAssembler, type StreamAssembler, type StreamAssemblerOptions } from './create-stream-assembler'
 import type { RequestLink } from './link-request'
-import {
-  classifyError,
-  ensureInvokeError,
-  prepareStep,
-  runAttempt,
-  transportError,
-  type ClientState,
-  type InvokeOptions,
-  type SentRequest,
-  type StepState,
-} from './invoke'
+import type { ClientState, InvokeOptions, StepState } from './client-state'
+import { ensureInvokeError, runAttempt } from './invoke'
+import { prepareStep } from './prepare-step'
+import { classifyError, transportError, type SentRequest } from './send-request'
 import { eventBodyOf, parseResponseBody } from './read-body'
 import { redact } from './redact'
 import { emitDone, emitRetry } from './step-events'

@@ -13,7 +13,7 @@ import { jsonSchema } from '../json-schema'
 import type { ChatMessage, DeepPartial, ToolCall } from '../types'
 import type { InvokeResult } from './invoke-result'
 import type { InvokeResultOf, Tool, ToolCallOf } from '../tool/types'
-import type { InvokeOptions } from './invoke'
+import type { InvokeOptions } from './client-state'
 import type { StreamRun } from './stream-run'
 
 type Click = { index: number }
