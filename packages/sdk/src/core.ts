@@ -6,8 +6,8 @@ export type { Client } from './client/create-client'
 export type { ClientConfig, Logger, Streaming, ToolMode } from './client/config'
 export { hermesPrompt } from './client/prompt-mode'
 export type { PromptForm } from './client/prompt-mode'
-export type { InvokeOptions } from './client/invoke'
-export type { StreamRun } from './client/stream'
+export type { InvokeOptions } from './client/client-state'
+export type { StreamRun } from './client/stream-run'
 export { defineTool } from './tool/define-tool'
 export type { StandardSchemaLike, InferSchemaOutput } from './tool/schema'
 export { InvokeError, isInvokeError } from './errors/invoke-error'
@@ -28,7 +28,6 @@ export type { RetryOptions } from './retry/with-retry'
 export { parseRetryAfter } from './retry/retry-after'
 export type { HeadersLike } from './retry/retry-after'
 export type {
-  AttemptDetail,
   ChatChoice,
   ChatMessage,
   ChatRequest,
@@ -41,23 +40,14 @@ export type {
   ChatToolChoice,
   ChatToolDefinition,
   ChatUsage,
-  ClientEvents,
   DeepPartial,
-  FinishClass,
-  InvokeResult,
-  InvokeResultOf,
   JsonValue,
-  MacroToolInfo,
-  StreamEvent,
-  Tool,
   ToolCall,
-  ToolCallOf,
-  ToolExecuteContext,
-  ToolName,
-  ToolSet,
-  ToolSetInput,
-  ToolSetOutput,
   Usage,
 } from './types'
-export type { EndpointProfile } from './client/profile'
-export type { MessageFieldRule } from './client/adapt-to-message-field'
+export type { InvokeResultOf, MacroToolInfo, Tool, ToolCallOf, ToolExecuteContext, ToolName, ToolSet, ToolSetInput, ToolSetOutput } from './tool/types'
+export type { AttemptDetail, InvokeResult } from './client/invoke-result'
+export type { ClientEvents } from './client/client-events'
+export type { StreamEvent } from './client/stream-run'
+export type { FinishClass } from './errors/classify-finish'
+export type { EndpointProfile, MessageFieldRule } from './client/endpoint-profile'

@@ -5,7 +5,8 @@ import { createStreamAssembler } from './client/create-stream-assembler'
 import { classifyHttpError } from './errors/classify-http'
 import { InvokeError, createMacroTool, defineTool, parseRetryAfter, repairToolCall } from './index'
 import { scalingRatio } from './repair/__fixtures__/scaling-ratio'
-import type { ChatRequest, ChatResponseMessage, ChatStreamChunk, ToolSet } from './types'
+import type { ChatRequest, ChatResponseMessage, ChatStreamChunk } from './types'
+import type { ToolSet } from './tool/types'
 
 // A model, or a server in front of it, controls every byte of a response: every call must finish in
 // time linear in what it sent. Each case builds a crafted worst-case answer of about `size`

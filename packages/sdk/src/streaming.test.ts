@@ -5,7 +5,8 @@ import * as root from './index'
 import { builtInReaders } from './readers'
 import { streaming } from './streaming'
 import { contentResponse, startScriptedServer, streamedReply, toolCallResponse, type ScriptedServer } from './testing'
-import type { InvokeResult, StreamEvent } from './types'
+import type { InvokeResult } from './client/invoke-result'
+import type { StreamEvent } from './client/stream-run'
 
 const AgentOutput = core.defineTool({
   description: 'Reflect, then act',

@@ -2,4 +2,4 @@
 // `createClient({ streaming })` the way readers are, so a core bundle that never streams leaves it out.
 export { streaming } from './client/streaming'
 export type { Streaming } from './client/config'
-export type { StreamRun } from './client/stream'
+export type { StreamRun } from './client/stream-run'

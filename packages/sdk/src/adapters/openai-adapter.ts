@@ -1,4 +1,4 @@
-import type { FinishClass } from '../types'
+import type { FinishClass } from '../errors/classify-finish'
 import type { Adapter } from './types'
 
 // Matched on the normalised name (dots removed): 'gpt-5.2-2026-01-15' arrives as 'gpt-52-2026-01-15'.

@@ -1,7 +1,9 @@
 import type { Reader } from '../repair/reader'
 import type { PromptForm } from '../client/prompt-mode'
 import type { InvokeError, InvokeErrorType } from '../errors/invoke-error'
-import type { ChatRequest, ChatResponse, ChatStreamChunk, FinishClass, ToolSet } from '../types'
+import type { ChatRequest, ChatResponse, ChatStreamChunk } from '../types'
+import type { FinishClass } from '../errors/classify-finish'
+import type { ToolSet } from '../tool/types'
 
 /**
  * What an adapter's `match` sees: the client's model and base URL.

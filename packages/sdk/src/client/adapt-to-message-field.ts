@@ -3,10 +3,8 @@ import type { ChatMessage, ChatRequest } from '../types'
 import { isRecord } from '../util/is-record'
 import { tryStringify } from '../util/stringify'
 import { REJECTED } from './adapt-to-rejected-field'
-import type { ResolvedEchoFields } from './build-history'
-
-/** What a client learnt to do with one field of the assistant turns it sends: echo it back, or strip it. */
-export type MessageFieldRule = 'echo' | 'strip'
+import type { ResolvedEchoFields } from './collect-echo-fields'
+import type { MessageFieldRule } from './endpoint-profile'
 
 /**
  * Whether a message field holds the model's reasoning (`reasoning_content`, `reasoning`,

@@ -1,27 +1,10 @@
-import type { Adapter, EchoFields } from '../adapters/types'
 import { isPlainObject } from '../repair/coerce'
 import { splitReasoning } from '../repair/split-reasoning'
-import type { ChatMessage, ChatResponseMessage, ChatToolCall, Tool, ToolCall } from '../types'
+import type { ChatMessage, ChatResponseMessage, ChatToolCall, ToolCall } from '../types'
+import type { Tool } from '../tool/types'
 import { tryStringify } from '../util/stringify'
 import { isReasoningField } from './adapt-to-message-field'
-
-/** The echo declarations of every adapter of a chain, merged. */
-export interface ResolvedEchoFields {
-  message: readonly string[]
-  toolCall: readonly string[]
-}
-
-/** Merges the {@link EchoFields} the adapters of a client declare (a field named twice counts once). */
-export function collectEchoFields(chain: readonly Adapter[]): ResolvedEchoFields {
-  const message = new Set<string>()
-  const toolCall = new Set<string>()
-  for (const adapter of chain) {
-    const echo: EchoFields | undefined = adapter.echoFields
-    for (const field of echo?.message ?? []) message.add(field)
-    for (const field of echo?.toolCall ?? []) toolCall.add(field)
-  }
-  return { message: [...message], toolCall: [...toolCall] }
-}
+import type { ResolvedEchoFields } from './collect-echo-fields'
 
 let counter = 0
 

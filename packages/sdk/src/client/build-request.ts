@@ -3,7 +3,8 @@ import { assertTool } from '../tool/define-tool'
 import { toToolJsonSchema } from '../tool/schema'
 import { toWireName, wireNames } from '../tool/wire-names'
 import { isRecord } from '../util/is-record'
-import type { ChatMessage, ChatRequest, ChatToolDefinition, ToolSet } from '../types'
+import type { ChatMessage, ChatRequest, ChatToolDefinition } from '../types'
+import type { ToolSet } from '../tool/types'
 
 // Keyed by the Tool object, then by the name it is sent under: converted once, never per call.
 const definitions = new WeakMap<object, Map<string, ChatToolDefinition>>()

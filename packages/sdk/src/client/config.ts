@@ -126,7 +126,7 @@ export interface ClientConfig {
    * starts from what an earlier one learnt about this base URL and model. A corrupt, outdated or
    * foreign profile is ignored, with a warning to `logger`.
    */
-  profile?: import('./profile').EndpointProfile | string | null
+  profile?: import('./endpoint-profile').EndpointProfile | string | null
   /**
    * How tools reach the model. `'native'`: the request's `tools`. `'prompt'`: no `tools`; they are
    * described in the system message in the model family's own form, past calls and tool results are

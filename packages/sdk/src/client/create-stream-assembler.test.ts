@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { ChatStreamDelta, StreamEvent } from '../types'
+import type { ChatStreamDelta } from '../types'
+import type { StreamEvent } from './stream-run'
 import { extractCalls } from '../repair/extract-calls'
 import { createMarkupPreview } from '../repair/reading/create-markup-preview'
 import { createStreamAssembler } from './create-stream-assembler'

@@ -1,4 +1,5 @@
-import type { ChatResponse, ChatResponseMessage, ChatStreamChunk, ChatStreamToolCallDelta, ChatToolCall, ChatUsage, StreamEvent } from '../types'
+import type { ChatResponse, ChatResponseMessage, ChatStreamChunk, ChatStreamToolCallDelta, ChatToolCall, ChatUsage } from '../types'
+import type { StreamEvent } from './stream-run'
 import { readContentPart } from '../repair/split-reasoning'
 import type { ReaderPreview } from '../repair/reader'
 import { combinePreviews } from './combine-previews'

@@ -9,8 +9,9 @@ import { createClient } from './create-client'
 import { defineTool } from '../tool/define-tool'
 import { isInvokeError, type InvokeError } from '../errors/invoke-error'
 import { sseChunks, toolCallResponse } from '../testing/scripted-server'
-import type { ChatMessage, InvokeResult } from '../types'
-import type { InvokeOptions } from './invoke'
+import type { ChatMessage } from '../types'
+import type { InvokeResult } from './invoke-result'
+import type { InvokeOptions } from './client-state'
 
 // A fault-injection run against real servers on 127.0.0.1, for invoke() and stream() alike: every
 // call ends in its result or a typed error within a bounded time, the server is hit at most once

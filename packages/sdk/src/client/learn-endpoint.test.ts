@@ -3,7 +3,8 @@ import { z } from 'zod'
 import { classifyHttpError } from '../errors/classify-http'
 import { createClient, defineTool, type ChatMessage, type ChatResponse, type ClientConfig, type EndpointProfile } from '../index'
 import { startScriptedServer, streamedReply, toolCallResponse, type RecordedRequest, type ScriptedReply, type ScriptedServer } from '../testing'
-import { learnMessageFields, sendMessageFields, type MessageFieldRule } from './adapt-to-message-field'
+import { learnMessageFields, sendMessageFields } from './adapt-to-message-field'
+import type { MessageFieldRule } from './endpoint-profile'
 import { findFieldChanges } from './adapt-to-rejected-field'
 
 const modes = ['invoke', 'stream'] as const

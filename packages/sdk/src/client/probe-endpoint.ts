@@ -1,10 +1,12 @@
 import { isInvokeError } from '../errors/invoke-error'
-import type { ChatMessage, InvokeResult, Tool } from '../types'
+import type { ChatMessage } from '../types'
+import type { InvokeResult } from './invoke-result'
+import type { Tool } from '../tool/types'
 import { isRecord } from '../util/is-record'
 import { isReasoningField } from './adapt-to-message-field'
 import type { ClientConfig } from './config'
 import { createClient } from './create-client'
-import type { EndpointProfile } from './profile'
+import type { EndpointProfile } from './endpoint-profile'
 
 /** One stage of {@link probeEndpoint}: what it sent, and how it ended. */
 export interface ProbeStep {

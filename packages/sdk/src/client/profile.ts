@@ -1,37 +1,9 @@
 import { isRecord } from '../util/is-record'
-import { tryParseJson, type ClientState } from './invoke'
+import { tryParseJson } from '../util/try-parse-json'
+import type { ClientState } from './client-state'
 import { ESSENTIAL, type FieldChange } from './adapt-to-rejected-field'
-import { TURN_FIELDS, type MessageFieldRule } from './adapt-to-message-field'
-
-/**
- * Everything a client learnt about its endpoint (one base URL + model) from the endpoint's own
- * answers: plain, versioned JSON. Read it as `client.profile` (the `learned` event fires when it
- * changes), save it where you like, and pass it back as `createClient({ profile })`: the new client
- * then skips every request that failed before. An entry that stops being true is corrected after
- * one failure, as it was learnt.
- *
- * @example
- * ```ts
- * const client = createClient({ baseURL, model, profile: localStorage.getItem('wildcall-profile') })
- * client.events.on('learned', ({ profile }) => localStorage.setItem('wildcall-profile', JSON.stringify(profile)))
- * // e.g. { version: 1, baseURL: 'http://localhost:1234/v1', model: 'acme-reasoner-2', fields: [{ field: 'parallel_tool_calls' }],
- * //        toolChoice: 'required', messageFields: { reasoning_content: 'echo' } }
- * ```
- */
-export interface EndpointProfile {
-  version: 1
-  /** The base URL it was learnt at (as the client resolved it: no query, no trailing slash). */
-  baseURL: string
-  model: string
-  /** Request fields the endpoint refused (dropped), or wanted under another name (`rename`). */
-  fields: Array<{ field: string; rename?: string }>
-  /** The `tool_choice` form the endpoint took after refusing a named one: `'required'`, or `'auto'` (none sent; the prompt asks for the call). */
-  toolChoice?: 'required' | 'auto'
-  /** Fields of history turns the endpoint wants back (`echo`) or refuses (`strip`). */
-  messageFields: Record<string, MessageFieldRule>
-  /** `'prompt'` once the endpoint refused tools: they are described in the prompt instead. */
-  toolMode?: 'prompt'
-}
+import { TURN_FIELDS } from './adapt-to-message-field'
+import type { EndpointProfile } from './endpoint-profile'
 
 /**
  * The profile of what `state` learnt so far (a fresh object each time).

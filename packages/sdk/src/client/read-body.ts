@@ -3,7 +3,9 @@ import { InvokeError } from '../errors/invoke-error'
 import { isPlainObject } from '../repair/coerce'
 import { scanJson } from '../repair/scan-json'
 import type { ChatResponse } from '../types'
-import { classifyError, readText, tryParseJson, type SentRequest, type StepState } from './invoke'
+import { tryParseJson } from '../util/try-parse-json'
+import type { StepState } from './client-state'
+import { classifyError, readText, type SentRequest } from './send-request'
 
 /**
  * The body of a non-streaming attempt. A server that streams whatever the request said (events

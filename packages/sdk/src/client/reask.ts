@@ -1,8 +1,10 @@
 import type { InvokeError } from '../errors/invoke-error'
 import { isPlainObject } from '../repair/coerce'
-import type { ChatMessage, ChatResponseMessage, ChatToolCall, ToolSet } from '../types'
+import type { ChatMessage, ChatResponseMessage, ChatToolCall } from '../types'
+import type { ToolSet } from '../tool/types'
 import { tryStringify } from '../util/stringify'
-import { copyEchoed, generateCallId, type ResolvedEchoFields } from './build-history'
+import { copyEchoed, generateCallId } from './build-history'
+import type { ResolvedEchoFields } from './collect-echo-fields'
 
 /** The failures a model can fix itself once told what was wrong. */
 export function isReaskable(error: InvokeError): boolean {

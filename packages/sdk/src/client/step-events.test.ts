@@ -4,7 +4,7 @@ import { isInvokeError } from '../errors/invoke-error'
 import { createMacroTool } from '../macro/create-macro-tool'
 import { startScriptedServer, toolCallResponse, type ScriptedServer } from '../testing'
 import { defineTool } from '../tool/define-tool'
-import type { ClientEvents } from '../types'
+import type { ClientEvents } from './client-events'
 import { createClient, type Client } from './create-client'
 import type { ClientConfig } from './config'
 

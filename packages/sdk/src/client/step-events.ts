@@ -1,7 +1,9 @@
 import type { Emitter } from 'mitt'
 import { isInvokeError, type InvokeError } from '../errors/invoke-error'
-import type { AttemptDetail, ChatResponse, ClientEvents, InvokeResult } from '../types'
-import type { ClientState, StepState } from './invoke'
+import type { AttemptDetail, InvokeResult } from './invoke-result'
+import type { ChatResponse } from '../types'
+import type { ClientEvents } from './client-events'
+import type { ClientState, StepState } from './client-state'
 
 // A random prefix per page or process and a counter: ids that tell steps apart for the cost of an increment.
 const prefix = Math.random().toString(36).slice(2, 8)

@@ -3,48 +3,22 @@ import type { Adapter } from '../adapters/types'
 import { InvokeError } from '../errors/invoke-error'
 import { runHook } from '../adapters/run-hook'
 import { withRetry } from '../retry/with-retry'
-import type { ChatMessage, ChatResponse, ChatStreamChunk, InvokeResult, StreamEvent, ToolSet } from '../types'
+import type { ChatMessage, ChatResponse, ChatStreamChunk } from '../types'
+import type { InvokeResult } from './invoke-result'
+import type { StreamEvent, StreamRun } from './stream-run'
+import type { ToolSet } from '../tool/types'
 import { isRecord } from '../util/is-record'
 import { previewsOf } from './combine-previews'
 import { createStreamAssembler, type StreamAssembler, type StreamAssemblerOptions } from './create-stream-assembler'
 import type { RequestLink } from './link-request'
-import {
-  classifyError,
-  ensureInvokeError,
-  prepareStep,
-  runAttempt,
-  transportError,
-  type ClientState,
-  type InvokeOptions,
-  type SentRequest,
-  type StepState,
-} from './invoke'
+import type { ClientState, InvokeOptions, StepState } from './client-state'
+import { ensureInvokeError, runAttempt } from './invoke'
+import { prepareStep } from './prepare-step'
+import { classifyError, transportError, type SentRequest } from './send-request'
 import { eventBodyOf, parseResponseBody } from './read-body'
 import { redact } from './redact'
 import { emitDone, emitRetry } from './step-events'
 
-/**
- * One `client.stream()` call: iterate it for live deltas, await `result` for the step's outcome.
- * Both are optional and independent: awaiting `result` alone neither leaks nor hangs (events are
- * buffered until iterated), iterating alone surfaces a failure by throwing from the loop, and an
- * unobserved failure never becomes an unhandled rejection (it is still emitted as the client's
- * `error` event). Breaking out of the loop stops the events, not the step: abort it with `signal`.
- *
- * @example
- * ```ts
- * const run: StreamRun = client.stream(messages, { AgentOutput }, { toolChoiceName: 'AgentOutput', signal })
- * for await (const event of run) {
- *   if (event.type === 'reset') clearPanel()
- *   if (event.type === 'partial') showReflection(event.args)
- * }
- * const { toolCall, toolResult } = await run.result
- * ```
- */
-export interface StreamRun<Args = unknown, Output = unknown, Name extends string = string, Result = InvokeResult<Args, Output, Name>>
-  extends AsyncIterable<StreamEvent<Args>> {
-  /** Exactly what `invoke` resolves to: the repaired, validated and executed call (one result type per tool). */
-  readonly result: Promise<Result>
-}
 
 const noop = () => {}
 

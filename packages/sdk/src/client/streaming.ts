@@ -1,5 +1,5 @@
 import type { Streaming } from './config'
-import type { StreamingSupport } from './invoke'
+import type { StreamingSupport } from './client-state'
 import { readEventText, streamStep } from './stream'
 
 /**

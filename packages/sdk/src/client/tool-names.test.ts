@@ -5,7 +5,8 @@ import { createMacroTool } from '../macro/create-macro-tool'
 import { repairToolCall } from '../repair/repair-tool-call'
 import { contentResponse, startScriptedServer, streamedReply, toolCallResponse, type ScriptedReply, type ScriptedServer } from '../testing'
 import { defineTool } from '../tool/define-tool'
-import type { ChatMessage, ChatResponse, InvokeResult } from '../types'
+import type { ChatMessage, ChatResponse } from '../types'
+import type { InvokeResult } from './invoke-result'
 import { createClient } from './create-client'
 
 // Names real tool sets carry (MCP servers, inference engines' parser tests) that the OpenAI API refuses.

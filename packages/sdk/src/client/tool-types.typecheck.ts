@@ -10,9 +10,11 @@ import { z as z3 } from 'zod3'
 import { createClient, createMacroTool, defineTool, InvokeError, isInvokeError } from '../index'
 import { createClient as createCoreClient } from '../core'
 import { jsonSchema } from '../json-schema'
-import type { ChatMessage, DeepPartial, InvokeResult, InvokeResultOf, Tool, ToolCall, ToolCallOf } from '../types'
-import type { InvokeOptions } from './invoke'
-import type { StreamRun } from './stream'
+import type { ChatMessage, DeepPartial, ToolCall } from '../types'
+import type { InvokeResult } from './invoke-result'
+import type { InvokeResultOf, Tool, ToolCallOf } from '../tool/types'
+import type { InvokeOptions } from './client-state'
+import type { StreamRun } from './stream-run'
 
 type Click = { index: number }
 type Done = { text: string }

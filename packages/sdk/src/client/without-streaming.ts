@@ -1,5 +1,5 @@
 import { InvokeError } from '../errors/invoke-error'
-import type { StreamingSupport } from './invoke'
+import type { StreamingSupport } from './client-state'
 import { eventBodyOf } from './read-body'
 
 /**

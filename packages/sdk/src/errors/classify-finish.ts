@@ -1,4 +1,27 @@
-import type { FinishClass } from '../types'
+/**
+ * What a finish reason means for the step.
+ *
+ * @example
+ * ```ts
+ * // An adapter hook; `undefined` defers to the next adapter and then to the default classification.
+ * classifyFinish(reason): FinishClass | undefined {
+ *   return reason === 'eot_id' ? 'ok' : undefined
+ * },
+ * ```
+ */
+export type FinishClass =
+  /** The model finished normally (a call may or may not be present). */
+  | 'ok'
+  /** Output hit the token limit: `output_truncated`, never repaired or executed. */
+  | 'truncated'
+  /** A safety filter stopped the output: `content_filter`. */
+  | 'filtered'
+  /** The provider says the call itself was malformed (Gemini): retryable `invalid_schema`. */
+  | 'malformed'
+  /** The provider failed while generating (`error`, `insufficient_system_resource`): retryable `server_error`. */
+  | 'server_error'
+  /** A reason nobody knows: `invalid_schema`. */
+  | 'unknown'
 
 // Keys are compared without case, spaces, `_` or `-`, so `tool_calls`, `TOOL_CALLS`, `toolCalls` and
 // `tool-calls` are one reason. Families are recognised by the words in them, so a spelling nobody

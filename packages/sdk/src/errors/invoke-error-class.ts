@@ -1,9 +1,69 @@
 import type { ChatMessage, ToolCall, Usage } from '../types'
-import type { InvokeError as AnyInvokeError, InvokeErrorOptions, InvokeErrorType } from './invoke-error'
 
 // The class of every InvokeError, in a module of its own so that it keeps its name at run time
 // (stack traces and `inspect` show it) while `./invoke-error` exports the name `InvokeError` as a
 // union discriminated by `type` (a class cannot be one) and this class as its constructor.
+
+/**
+ * Every kind of failure wildcall reports. See the README's error table.
+ *
+ * @example
+ * ```ts
+ * const giveUp: InvokeErrorType[] = ['auth_error', 'quota_exceeded', 'model_not_found']
+ * if (isInvokeError(error) && giveUp.includes(error.type)) stopAgent(error.message)
+ * ```
+ */
+export type InvokeErrorType =
+  | 'network_error'
+  | 'timeout'
+  | 'rate_limit'
+  | 'server_error'
+  | 'no_tool_call'
+  | 'invalid_tool_args'
+  | 'tool_execution_error'
+  | 'invalid_response'
+  | 'invalid_schema'
+  | 'unknown'
+  | 'config_error'
+  | 'auth_error'
+  | 'quota_exceeded'
+  | 'model_not_found'
+  | 'bad_request'
+  | 'context_length'
+  | 'output_truncated'
+  | 'content_filter'
+
+/**
+ * Options of an {@link InvokeError}.
+ *
+ * @example
+ * ```ts
+ * // e.g. from an adapter's classifyError or a tool's execute: retried after 5 s, not after the backoff
+ * throw new InvokeError('rate_limit', 'Acme is busy.', { status: 429, retryAfterMs: 5_000 })
+ * ```
+ */
+export interface InvokeErrorOptions {
+  status?: number
+  retryAfterMs?: number
+  cause?: unknown
+  rawResponse?: unknown
+  /** Overrides the type's default retryability. */
+  retryable?: boolean
+  /** The errors of earlier attempts, oldest first (set on the error a retry loop finally throws). */
+  attempts?: AnyInvokeError[]
+  /** What the step spent before it failed. */
+  usage?: Usage
+  /** The call whose tool failed (`tool_execution_error`). */
+  toolCall?: ToolCall
+  /** For `tool_execution_error`: the assistant turn and a tool message with the error, to show the model. */
+  messages?: ChatMessage[]
+}
+
+// `InvokeError` as `./invoke-error` exports it (the union discriminated by `type`), for the fields
+// that hold other errors: written here too, since this module cannot import that one back.
+type AnyInvokeError =
+  | (InvokeError & { readonly type: 'tool_execution_error'; readonly toolCall: ToolCall; readonly messages: ChatMessage[] })
+  | (InvokeError & { readonly type: Exclude<InvokeErrorType, 'tool_execution_error'> })
 
 const NOT_RETRYABLE: ReadonlySet<InvokeErrorType> = new Set<InvokeErrorType>([
   'config_error',

@@ -1,62 +1,8 @@
-import type { ChatMessage, ToolCall, Usage } from '../types'
-import { InvokeError as InvokeErrorClass, MARKER } from './invoke-error-class'
+import type { ChatMessage, ToolCall } from '../types'
+import { InvokeError as InvokeErrorClass, MARKER, type InvokeErrorOptions, type InvokeErrorType } from './invoke-error-class'
 
 export { isRetryableType } from './invoke-error-class'
-
-/**
- * Every kind of failure wildcall reports. See the README's error table.
- *
- * @example
- * ```ts
- * const giveUp: InvokeErrorType[] = ['auth_error', 'quota_exceeded', 'model_not_found']
- * if (isInvokeError(error) && giveUp.includes(error.type)) stopAgent(error.message)
- * ```
- */
-export type InvokeErrorType =
-  | 'network_error'
-  | 'timeout'
-  | 'rate_limit'
-  | 'server_error'
-  | 'no_tool_call'
-  | 'invalid_tool_args'
-  | 'tool_execution_error'
-  | 'invalid_response'
-  | 'invalid_schema'
-  | 'unknown'
-  | 'config_error'
-  | 'auth_error'
-  | 'quota_exceeded'
-  | 'model_not_found'
-  | 'bad_request'
-  | 'context_length'
-  | 'output_truncated'
-  | 'content_filter'
-
-/**
- * Options of an {@link InvokeError}.
- *
- * @example
- * ```ts
- * // e.g. from an adapter's classifyError or a tool's execute: retried after 5 s, not after the backoff
- * throw new InvokeError('rate_limit', 'Acme is busy.', { status: 429, retryAfterMs: 5_000 })
- * ```
- */
-export interface InvokeErrorOptions {
-  status?: number
-  retryAfterMs?: number
-  cause?: unknown
-  rawResponse?: unknown
-  /** Overrides the type's default retryability. */
-  retryable?: boolean
-  /** The errors of earlier attempts, oldest first (set on the error a retry loop finally throws). */
-  attempts?: InvokeError[]
-  /** What the step spent before it failed. */
-  usage?: Usage
-  /** The call whose tool failed (`tool_execution_error`). */
-  toolCall?: ToolCall
-  /** For `tool_execution_error`: the assistant turn and a tool message with the error, to show the model. */
-  messages?: ChatMessage[]
-}
+export type { InvokeErrorOptions, InvokeErrorType } from './invoke-error-class'
 
 /**
  * The one error type wildcall throws (besides the caller's own `AbortError`).

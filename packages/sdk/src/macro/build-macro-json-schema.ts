@@ -1,5 +1,5 @@
 import { toToolJsonSchema } from '../tool/schema'
-import type { Tool } from '../types'
+import type { Tool } from '../tool/types'
 
 /** What the action property says when no description is given. */
 export const DEFAULT_ACTION_DESCRIPTION = 'Exactly one action'

@@ -4,7 +4,7 @@ import { z as z3 } from 'zod3'
 import { createClient, createMacroTool, defineTool, isInvokeError } from '../index'
 import { startScriptedServer, toolCallResponse, type ScriptedServer } from '../testing'
 import { toToolJsonSchema, validateSchema } from '../tool/schema'
-import type { ToolExecuteContext } from '../types'
+import type { ToolExecuteContext } from '../tool/types'
 import { zod3Schema } from '../zod3'
 import { createBrowserTools } from '../repair/__fixtures__/browser-tools'
 

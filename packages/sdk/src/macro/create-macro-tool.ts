@@ -2,7 +2,7 @@ import { errorMessage, InvokeError, isAbortError, isInvokeError } from '../error
 import { abortReason } from '../retry/with-retry'
 import { assertTool } from '../tool/define-tool'
 import { isStandardSchema, setToolJsonSchema, toToolJsonSchema, validateSchema, type InferSchemaOutput, type SchemaIssue, type StandardSchemaLike } from '../tool/schema'
-import type { MacroToolInfo, Tool, ToolExecuteContext, ToolSet } from '../types'
+import type { MacroToolInfo, Tool, ToolExecuteContext, ToolSet } from '../tool/types'
 import { toolOutputContent } from '../client/build-history'
 import { buildMacroJsonSchema, DEFAULT_ACTION_DESCRIPTION } from './build-macro-json-schema'
 

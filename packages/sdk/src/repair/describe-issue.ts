@@ -1,5 +1,5 @@
 import type { SchemaIssue } from '../tool/schema'
-import type { Tool } from '../types'
+import type { Tool } from '../tool/types'
 import { matchesSchemaType, schemaAtPath, type JsonSchemaNode } from './coerce'
 import { safeJsonSchema } from './shape-macro-input'
 

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { defineTool, repairToolCall } from '../index'
-import type { ToolSet } from '../types'
+import type { ToolSet } from '../tool/types'
 import { JSON_FAMILY_RENDERERS, type RenderableCall } from './__fixtures__/json-family-renderers'
 
 // Render → read = identity for every JSON tool-call family: the calls a template makes the model

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { defineTool, repairToolCall } from '../index'
-import type { ChatResponseMessage, ToolSet } from '../types'
+import type { ChatResponseMessage } from '../types'
+import type { ToolSet } from '../tool/types'
 import { failure } from './__fixtures__/failure'
 import { splitReasoning } from './split-reasoning'
 

@@ -4,7 +4,8 @@ import { createClient, createMacroTool, isInvokeError, repairToolCall } from '..
 import { classifyFinish } from '../errors/classify-finish'
 import { startScriptedServer, type ScriptedServer } from '../testing'
 import { validateSchema } from '../tool/schema'
-import type { ChatResponse, ToolSet } from '../types'
+import type { ChatResponse } from '../types'
+import type { ToolSet } from '../tool/types'
 import { createBrowserTools } from './__fixtures__/browser-tools'
 
 interface CorpusEntry {

@@ -2,7 +2,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createMacroTool, isInvokeError, repairToolCall } from '../index'
 import { validateSchema } from '../tool/schema'
-import type { ChatResponseMessage, ToolSet } from '../types'
+import type { ChatResponseMessage } from '../types'
+import type { ToolSet } from '../tool/types'
 import { createBrowserTools } from './__fixtures__/browser-tools'
 
 const tools = createBrowserTools()

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createMacroTool, defineTool, repairToolCall } from '../index'
-import type { ChatResponseMessage, Tool, ToolSet } from '../types'
+import type { ChatResponseMessage } from '../types'
+import type { Tool, ToolSet } from '../tool/types'
 import { createBrowserTools } from './__fixtures__/browser-tools'
 import { failure } from './__fixtures__/failure'
 

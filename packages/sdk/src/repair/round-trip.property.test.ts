@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { defineTool } from '../tool/define-tool'
-import type { ToolSet } from '../types'
+import type { ToolSet } from '../tool/types'
 import { renderers, type CallRenderer } from './__fixtures__/render-calls'
 import { repairToolCall } from './repair-tool-call'
 

@@ -5,7 +5,7 @@ import type { Reader } from '../repair/reader'
 import { repairWithReaders } from '../repair/repair-tool-call'
 import { defineTool } from '../tool/define-tool'
 import { toolDefinition } from '../client/build-request'
-import type { ToolSet } from '../types'
+import type { ToolSet } from '../tool/types'
 import { ensure, ensureEqual } from './check'
 
 // A tool of every value shape a call carries, and values that break naive renderers: quotes,

@@ -1,5 +1,5 @@
 import { InvokeError } from '../errors/invoke-error'
-import type { Tool, ToolExecuteContext } from '../types'
+import type { Tool, ToolExecuteContext } from './types'
 import { assertObjectSchema } from './check-tool-definition'
 import { isStandardSchema, toToolJsonSchema, type InferSchemaOutput, type StandardSchemaLike } from './schema'
 

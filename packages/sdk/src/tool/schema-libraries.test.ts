@@ -7,7 +7,8 @@ import { z as z3 } from 'zod3'
 import { createClient, createMacroTool, defineTool, isInvokeError, repairToolCall } from '../index'
 import { jsonSchema } from '../json-schema'
 import { contentResponse, startScriptedServer, toolCallResponse, type ScriptedServer } from '../testing'
-import type { ChatResponseMessage, ToolSet } from '../types'
+import type { ChatResponseMessage } from '../types'
+import type { ToolSet } from './types'
 import { toToolJsonSchema, type StandardSchemaLike } from './schema'
 
 // The same five tools written in every way a tool can be defined. The repair table below must give

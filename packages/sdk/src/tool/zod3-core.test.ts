@@ -4,7 +4,7 @@ import { z as z3 } from 'zod3'
 import { createClient, createMacroTool, defineTool, isInvokeError } from '../core'
 import { streaming } from '../streaming'
 import { toolCallResponse } from '../testing'
-import type { Tool } from '../types'
+import type { Tool } from './types'
 import { zod3Schema } from '../zod3'
 import { configError } from './__fixtures__/config-error'
 

@@ -1,0 +1,143 @@
+// Sending the request of one attempt and reading its body as text, with the errors of a failed
+// request: the transport's (network, timeout, abort) and a failed status classified with the adapters.
+
+import type { Adapter, ErrorContext } from '../adapters/types'
+import { runHook } from '../adapters/run-hook'
+import { classifyHttpError } from '../errors/classify-http'
+import { InvokeError, isAbortError, isInvokeError } from '../errors/invoke-error'
+import { abortReason } from '../retry/with-retry'
+import { tryParseJson } from '../util/try-parse-json'
+import type { StepState } from './client-state'
+import { deadlineError } from './deadline'
+import { linkRequest, type RequestLink } from './link-request'
+import { redact } from './redact'
+
+const noop = () => {}
+
+/** An ok response whose body is still to be read. */
+export interface SentRequest {
+  response: Response
+  /** The request's own signal and timer: `release` it when done with the body. */
+  link: RequestLink
+  /** Clears the attempt's timer and abort listener: call it when done with the body. */
+  release: () => void
+  startedAt: number
+}
+
+/**
+ * Sends the request of one attempt. Resolves with an ok `Response` (body unread); throws the
+ * classified `InvokeError` for a failed status, a network failure or a timeout, and the caller's
+ * abort reason on abort. Fetch always gets a signal of the request's own (see {@link linkRequest}).
+ */
+export async function sendRequest(step: StepState, attempt: number): Promise<SentRequest> {
+  const { client, signal } = step
+  const link = linkRequest(signal, client.config.timeoutMs, step.deadlineAt)
+  client.events.emit('request', { callId: step.callId, attempt, url: client.url, body: step.rawRequest })
+  const startedAt = Date.now()
+  let response: Response
+  try {
+    const init: RequestInit = { method: 'POST', headers: step.body.stream ? { ...client.headers, accept: 'text/event-stream' } : client.headers, body: step.payload, signal: link.signal }
+    response = await client.fetch(client.url, init)
+    // The headers came: the idle gap starts again for the body.
+    link.touch()
+  } catch (cause) {
+    link.release()
+    throw transportError(step, cause, link)
+  }
+  if (typeof response !== 'object' || response === null || typeof response.status !== 'number' || typeof response.text !== 'function') {
+    link.release()
+    throw new InvokeError('config_error', 'customFetch resolved with something that is not a Response. It must behave like the global fetch.')
+  }
+  // A fetch that ignores its signal (some custom ones) may still answer after the deadline.
+  if (link.stopped()) {
+    link.release()
+    response.body?.cancel().catch(noop)
+    throw transportError(step, undefined, link)
+  }
+  if (!response.ok) {
+    try {
+      const text = await readText(step, response, link)
+      throw classifyError(step, response.status, response.headers, text, undefined, response.statusText)
+    } finally {
+      link.release()
+    }
+  }
+  return { response, link, release: link.release, startedAt }
+}
+
+/**
+ * The error of a request that failed or was stopped: the caller's abort, a timeout, or a network
+ * failure, worded by `failed` (a stream that broke off says so).
+ */
+export function transportError(step: StepState, cause: unknown, link: RequestLink, failed = (detail: string) => `Could not reach ${step.client.url}: ${detail}. Check the base URL and your connection.`): unknown {
+  const { signal, client } = step
+  if (signal?.aborted) return abortReason(signal)
+  const stop = link.stopped()
+  if (stop === 'deadline') return deadlineError(step, cause)
+  if (stop === 'idle') return new InvokeError('timeout', `No response within timeoutMs (${client.config.timeoutMs} ms). Raise timeoutMs or try again.`, { cause })
+  if (isAbortError(cause)) return cause
+  const detail = redact(cause instanceof Error ? `${cause.message}${describeCause(cause)}` : String(cause), client.secrets)
+  return new InvokeError('network_error', failed(detail), { cause })
+}
+
+/** ` (ECONNREFUSED)`: the code or message of an error's cause, as fetch implementations nest it. */
+export function describeCause(error: Error): string {
+  const inner = (error as { cause?: { code?: unknown; message?: unknown } }).cause
+  if (!inner) return ''
+  const code = typeof inner.code === 'string' ? inner.code : typeof inner.message === 'string' ? inner.message : ''
+  return code ? ` (${code})` : ''
+}
+
+/**
+ * Reads a body as redacted text; a failure mid-body is a `network_error` (or timeout/abort). Each
+ * read re-arms the idle gap, so `timeoutMs` bounds a silence, not a long body that keeps coming.
+ */
+export async function readText(step: StepState, response: Response, link: RequestLink): Promise<string> {
+  try {
+    const reader = response.body?.getReader()
+    const decoder = new TextDecoder()
+    // A custom fetch's response without a stream is read whole.
+    let text = reader ? '' : await response.text()
+    for (let read; reader && !(read = await reader.read()).done; link.touch()) text += decoder.decode(read.value, { stream: true })
+    return redact(text + decoder.decode(), step.client.secrets)
+  } catch (cause) {
+    throw transportError(step, cause, link)
+  }
+}
+
+/** Classifies a failed status (or a 2xx `{ error }` body), then lets adapters reword it. */
+export function classifyError(step: StepState, status: number, headers: Headers, text: string, parsed: unknown = tryParseJson(text), statusText?: string): InvokeError {
+  let error = classifyHttpError(status, headers, text, parsed, statusText, step.client.retry.maxRetryAfterMs)
+  const base = { ...step.context, status, body: parsed, bodyText: text }
+  for (const adapter of step.client.responseChain) {
+    const hook = adapter.classifyError
+    if (!hook) continue
+    const original = error
+    const context: ErrorContext = {
+      ...base,
+      reclassify: (type, explanation, options = {}) => {
+        const retryAfterMs = options.retryAfterMs ?? original.retryAfterMs
+        return new InvokeError(type, `[${adapter.name}] ${explanation} (${original.message.replace(/^\[wildcall\] /, '')})`, {
+          status,
+          rawResponse: original.rawResponse,
+          cause: original,
+          ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+        })
+      },
+    }
+    const replaced = runHook(adapter, 'classifyError', () => hook.call(adapter, original, context))
+    // Only an InvokeError may replace the classification: anything else would escape untyped.
+    if (isInvokeError(replaced)) {
+      error = replaced
+      break
+    }
+  }
+  return error
+}
+
+/** Adapters in response order: providers, then models, then the default. */
+export function responseOrder(chain: Adapter[]): Adapter[] {
+  const last = chain[chain.length - 1]
+  const rest = chain.slice(0, -1)
+  return [...rest.filter((a) => a.kind === 'provider'), ...rest.filter((a) => a.kind !== 'provider'), ...(last ? [last] : [])]
+}
