@@ -1,4 +1,3 @@
-import type { DroppedCall } from './repair/shape-macro-input'
 import type { StandardSchemaLike } from './tool/schema'
 
 /**
@@ -10,6 +9,23 @@ import type { StandardSchemaLike } from './tool/schema'
  * ```
  */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue }
+
+/**
+ * A call found in a response that was not taken as the step.
+ *
+ * @example
+ * ```ts
+ * const { toolCall, dropped } = await client.invoke(messages, tools)
+ * for (const call of dropped) console.debug(`not taken: ${call.name ?? '(unnamed)'}: ${call.reason}`)
+ * ```
+ */
+export interface DroppedCall {
+  /** The tool or action it named, when it named one. */
+  name?: string
+  args: unknown
+  /** Why it was not taken: `"extra"` after the chosen call, or the validation error that ruled it out. */
+  reason: string
+}
 
 /**
  * One OpenAI-style tool call, as found in `message.tool_calls` (and in assistant history).

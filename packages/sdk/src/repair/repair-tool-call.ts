@@ -3,7 +3,7 @@ import { assertTool } from '../tool/define-tool'
 import { validateSchema } from '../tool/schema'
 import { wireNames } from '../tool/wire-names'
 import { isReaderList, READER_LIST_RULE } from '../util/is-record'
-import type { ChatResponseMessage, ChatToolCall, Tool, ToolCall, ToolSet } from '../types'
+import type { ChatResponseMessage, ChatToolCall, DroppedCall, Tool, ToolCall, ToolSet } from '../types'
 import { coerceToSchema, isPlainObject, pushFix, sanitizeValue } from './coerce'
 import { decodeXmlReferences } from './decode-value'
 import { availableList, describeIssue, previewValue } from './describe-issue'
@@ -11,12 +11,12 @@ import { builtInReaders, jsonReaders, readCalls as readCallsWith, type Extracted
 import { decodeEscapedText, isTruncatedJson, parseKeyValueText, parseLenientJson } from './lenient-json'
 import { matchName } from './markup-shared'
 import { composeReaders, type Reader } from './reader'
-import { ACTION_KEY, fieldNames, liftLabelledReflection, movedActionKey, safeJsonSchema, shapeMacroInput, type DroppedCall } from './shape-macro-input'
+import { ACTION_KEY, fieldNames, liftLabelledReflection, movedActionKey, safeJsonSchema, shapeMacroInput } from './shape-macro-input'
 import { shownToUser } from './shown-to-user'
 import { readContentPart, splitReasoning } from './split-reasoning'
 import { discriminatorKeys, envelopeInput, envelopeName, flatInput, isEnvelope, isFieldsOnly, unwrapArgumentLayers, unwrapEnvelope, type RawCall } from './unwrap'
 
-export type { DroppedCall } from './shape-macro-input'
+export type { DroppedCall } from '../types'
 
 /**
  * Options of {@link repairToolCall}.

@@ -1,25 +1,8 @@
 import { toToolJsonSchema } from '../tool/schema'
-import type { MacroToolInfo, Tool } from '../types'
+import type { DroppedCall, MacroToolInfo, Tool } from '../types'
 import { decodeJsonString, isPlainObject, pairsToObject, pushFix, type JsonSchemaNode } from './coerce'
 import { matchName, setOwn } from './markup-shared'
 import { discriminatorKeys, envelopeInput, envelopeName, flatInput, isEnvelope, unwrapArgumentLayers } from './unwrap'
-
-/**
- * A call found in a response that was not taken as the step.
- *
- * @example
- * ```ts
- * const { toolCall, dropped } = await client.invoke(messages, tools)
- * for (const call of dropped) console.debug(`not taken: ${call.name ?? '(unnamed)'}: ${call.reason}`)
- * ```
- */
-export interface DroppedCall {
-  /** The tool or action it named, when it named one. */
-  name?: string
-  args: unknown
-  /** Why it was not taken: `"extra"` after the chosen call, or the validation error that ruled it out. */
-  reason: string
-}
 
 /** Keys agents use for the action or a list of actions: `action`, `actions`, `action_sequence`, `next_action` … */
 export const ACTION_KEY = /^(?:next_)?actions?(?:_sequence|_list)?$/
