@@ -165,3 +165,20 @@ function partText(value: unknown): string {
   }
   return text
 }
+
+/**
+ * `content` as text: a string, or the text parts of a content array. Typed reasoning parts
+ * (Magistral's `{type: 'thinking', thinking: […]}`) go to the reasoning, never to the answer.
+ */
+export function readContent(content: unknown): { text: string; reasoning: string } {
+  if (typeof content === 'string') return { text: content, reasoning: '' }
+  if (!Array.isArray(content)) return { text: '', reasoning: '' }
+  const texts: string[] = []
+  const reasoning: string[] = []
+  for (const part of content) {
+    const read = readContentPart(part)
+    if (read.text) texts.push(read.text)
+    if (read.reasoning) reasoning.push(read.reasoning)
+  }
+  return { text: texts.join('\n'), reasoning: reasoning.join('\n') }
+}

@@ -1,3 +1,4 @@
+import type { DroppedCall } from '../types'
 import { PAIR_VALUE_KEY, isPlainObject, pushFix } from './coerce'
 import { setOwn } from './markup-shared'
 
@@ -256,4 +257,16 @@ export function flatInput(record: Record<string, unknown>, fieldNames: ReadonlyS
 export function isFieldsOnly(record: Record<string, unknown>, fieldNames: ReadonlySet<string>): boolean {
   const keys = Object.keys(record)
   return keys.length > 0 && keys.every((key) => fieldNames.has(key))
+}
+
+/**
+ * A call that was not taken, as `dropped` reports it: its name and arguments, with an envelope the
+ * reader left whole (`<tool_call>{"name", "arguments"}` blocks, LongCat, Granite lists) opened, so
+ * `args` is never the raw envelope.
+ */
+export function droppedOf(raw: RawCall, reason: string): DroppedCall[] {
+  if (raw.name) return [{ name: raw.name, args: raw.args, reason }]
+  const calls = isEnvelope(raw.args) || (Array.isArray(raw.args) && raw.args.length > 0 && raw.args.every(isEnvelope)) ? unwrapEnvelope({ args: raw.args, fixes: [] }) : []
+  if (calls.length > 0 && calls.every((call) => call.name !== undefined)) return calls.map((call) => ({ name: call.name!, args: call.args ?? {}, reason }))
+  return [{ ...(raw.calledName ? { name: raw.calledName } : {}), args: raw.args, reason }]
 }
