@@ -33,16 +33,15 @@ export function decodeCall(raw: RawCall, context: Context): DecodedCall | Argume
   const fixes = [...raw.fixes]
   let decoded = decodeArguments(raw.args, fixes)
   const name = typeof raw.name === 'string' && raw.name.trim() ? raw.name.trim() : undefined
+  // Arguments of a known tool that cannot be read are invalid; of no tool, no call at all.
+  const rank = () => (name && findTool(name, context) ? Rank.Invalid : Rank.NoTool)
   if ('unclosed' in decoded) {
     context.unclosed = true
-    return { rank: name && findTool(name, context) ? Rank.Invalid : Rank.NoTool, message: unclosedMessage(name), ...(name ? { name } : {}) }
+    return { rank: rank(), message: unclosedMessage(name) }
   }
   if ('unparseable' in decoded) {
     const pairs = readArgumentPairs(decoded.unparseable, fieldsOf(name, context), fixes)
-    if (!pairs) {
-      const failure = { rank: name && findTool(name, context) ? Rank.Invalid : Rank.NoTool, message: `The arguments of "${name ?? 'the call'}" are not JSON: ${previewValue(decoded.unparseable)}.` }
-      return { text: decoded.unparseable, name, fixes, failure }
-    }
+    if (!pairs) return { text: decoded.unparseable, name, fixes, failure: { rank: rank(), message: `The arguments of "${name ?? 'the call'}" are not JSON: ${previewValue(decoded.unparseable)}.` } }
     decoded = { value: pairs }
   }
   return { name, id: raw.id, args: sanitizeValue(decoded.value, fixes), fixes, dropped: [] }

@@ -24,7 +24,6 @@ export const enum Rank {
 export interface Failure {
   rank: Rank
   message: string
-  name?: string
 }
 
 /** A candidate that resolved: the validated call, its tool, the fixes that got it there, the calls it dropped. */

@@ -26,7 +26,7 @@ import { callInArguments, callInText, candidatesIn, nativeCandidates } from './r
 import { composeReaders, type Reader } from './reader'
 import { createContext, Rank, stringField, type Context, type Failure, type Success } from './repair-context'
 import { resolveTool } from './resolve-tool'
-import { coerceArguments, reshapeAction, shapeArguments } from './shape-arguments'
+import { coerceArguments, shapeArguments } from './shape-arguments'
 import { safeJsonSchema } from './shape-macro-input'
 import { shownToUser } from './shown-to-user'
 import { readContent, splitReasoning } from './split-reasoning'
@@ -266,35 +266,33 @@ function readCandidates(text: string, extra: readonly string[], context: Context
   return { raws: raws.flatMap((raw) => expandCalls(raw, context)), unclosed }
 }
 
-/** Resolves candidates in order; the first valid one wins and everything else seen is dropped. */
+/**
+ * Resolves candidates in order, each failing one by its other reading (a name hint), then by the
+ * calls nested in it; the first valid one wins and everything else seen is dropped.
+ */
 function pickFirst(raws: RawCall[], context: Context, tried: RawCall[]): RepairResult | undefined {
   for (let index = 0; index < raws.length; index++) {
-    const outcome = resolveCandidate(raws[index]!, context)
-    if ('result' in outcome) return pickCall(outcome.result, raws, index, tried)
-    recordFailure(outcome, raws[index]!, context, tried)
-  }
-  return undefined
-}
-
-/** A candidate through the stages; failing that its other reading (a name hint), then the calls nested in it. */
-function resolveCandidate(raw: RawCall, context: Context): Success | Failure {
-  let outcome = resolveCall(raw, context)
-  const alternate = raw.alternate
-  if (!('result' in outcome) && alternate) {
-    const second = resolveCall(alternate, context)
-    if ('result' in second) outcome = second
-  }
-  // JSON that is no call itself may hold one deeper down (a whole message or response echoed as text).
-  if (!('result' in outcome) && outcome.rank === Rank.NoTool && raw.name === undefined) {
-    for (const nested of nestedCalls(raw, context)) {
-      const trial = resolveCall(nested, context)
-      if ('result' in trial) {
-        outcome = trial
-        break
+    const raw = raws[index]!
+    let outcome = resolveCall(raw, context)
+    const alternate = raw.alternate
+    if (!('result' in outcome) && alternate) {
+      const second = resolveCall(alternate, context)
+      if ('result' in second) outcome = second
+    }
+    // JSON that is no call itself may hold one deeper down (a whole message or response echoed as text).
+    if (!('result' in outcome) && outcome.rank === Rank.NoTool && raw.name === undefined) {
+      for (const nested of nestedCalls(raw, context)) {
+        const trial = resolveCall(nested, context)
+        if ('result' in trial) {
+          outcome = trial
+          break
+        }
       }
     }
+    if ('result' in outcome) return pickCall(outcome.result, raws, index, tried)
+    recordFailure(outcome, raw, context, tried)
   }
-  return outcome
+  return undefined
 }
 
 /**
@@ -322,6 +320,5 @@ function resolveCall(raw: RawCall, context: Context): Success | Failure {
   if ('rank' in shaped) return shaped
   // `"action": "scroll(down=True)"`: an action written as a call in text, read by the readers once.
   const action = shaped.tool.macro && isPlainObject(shaped.args) ? callInText(shaped.args.action, raw, context) : undefined
-  if (action) reshapeAction(shaped, action)
-  return validateCall(coerceArguments(shaped, raw.before), context)
+  return validateCall(coerceArguments(shaped, action, raw.before), context)
 }

@@ -33,7 +33,7 @@ export function resolveTool(call: DecodedCall, raw: RawCall, context: Context): 
   if (name !== undefined) {
     const found = findTool(name, context)
     if (!found) {
-      return { rank: Rank.UnknownTool, name, message: `The model called an unknown tool "${previewValue(name, 80).replace(/^"|"$/g, '')}". ${availableList(undefined, context.tools)}${context.macros.length > 0 ? ` ${availableList(context.macros[0]![1], context.tools)}` : ''}` }
+      return { rank: Rank.UnknownTool, message: `The model called an unknown tool "${previewValue(name, 80).replace(/^"|"$/g, '')}". ${availableList(undefined, context.tools)}${context.macros.length > 0 ? ` ${availableList(context.macros[0]![1], context.tools)}` : ''}` }
     }
     toolName = found.toolName
     tool = found.tool

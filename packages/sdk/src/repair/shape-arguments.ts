@@ -4,7 +4,7 @@
  * into its `{ ...reflection, action }` shape ({@link shapeMacroInput}, the step that can find the
  * action missing), labelled reflection in the prose before the call lifted in, and the values
  * coerced ({@link coerceToSchema}). An action written as a call in text is read by the read stage
- * and handed back in through {@link reshapeAction}.
+ * and handed in to {@link coerceArguments}.
  */
 import type { ExtractedCall } from './extract-calls'
 import { coerceToSchema, isPlainObject, pushFix, sanitizeValue, type JsonSchemaNode } from './coerce'
@@ -34,7 +34,6 @@ export function shapeArguments(call: ResolvedCall, context: Context): ShapedCall
     if ('missingAction' in shaped || (context.reasoning && fixes.includes('fallback-action'))) {
       return {
         rank: Rank.MissingAction,
-        name: toolName,
         message: `${toolName}.action: missing — the model wrote its reflection but no action. ${availableList(tool, context.tools)} (Set fallbackAction to use a default.)`,
       }
     }
@@ -43,19 +42,20 @@ export function shapeArguments(call: ResolvedCall, context: Context): ShapedCall
   return { ...call, args, schema }
 }
 
-/** `"action": "scroll(down=True)"`: the action the readers read from that text put in, and the macro input shaped again. */
-export function reshapeAction(call: ShapedCall, action: ExtractedCall): void {
-  const { fixes, dropped } = call
-  const args = call.args as Record<string, unknown>
-  for (const code of [action.format, ...action.fixes, action.reader && `reader:${action.reader}`]) if (code) pushFix(fixes, code)
-  args.action = action.name ? { [action.name]: action.args } : action.args
-  call.args = (shapeMacroInput(args, call.tool.macro!, call.toolName, fixes, dropped) as { args: unknown }).args
-}
-
-/** Labelled reflection in `before` lifted into a macro input; then the input sanitised and coerced by the schema. */
-export function coerceArguments(call: ShapedCall, before: string | undefined): ShapedCall {
-  const { tool, schema, fixes } = call
+/**
+ * A shaped input finished and coerced: a macro input takes the `action` the readers read from its
+ * action text (`"action": "scroll(down=True)"`) and is shaped again, and the labelled reflection in
+ * `before`; then the input is sanitised and coerced by the schema.
+ */
+export function coerceArguments(call: ShapedCall, action: ExtractedCall | undefined, before: string | undefined): ShapedCall {
+  const { tool, toolName, schema, fixes, dropped } = call
   let { args } = call
+  if (action) {
+    for (const code of [action.format, ...action.fixes, action.reader && `reader:${action.reader}`]) if (code) pushFix(fixes, code)
+    const shell = args as Record<string, unknown>
+    shell.action = action.name ? { [action.name]: action.args } : action.args
+    args = (shapeMacroInput(shell, tool.macro!, toolName, fixes, dropped) as { args: unknown }).args
+  }
   if (tool.macro && before && isPlainObject(args)) liftLabelledReflection(args, before, tool.macro.reflectionKeys, fixes)
   // Shaping may have decoded nested JSON text: sanitise again before anything assigns its keys.
   args = sanitizeValue(args, fixes)

@@ -50,7 +50,7 @@ export function shapeMacroInput(args: unknown, macro: MacroToolInfo, toolName: s
     if (matchName(text, names)) value = { action: text }
     else value = decodeJsonString(text, fixes) ?? value
   }
-  value = takeFirst(value, fixes, dropped, undefined)
+  value = takeFirst(value, fixes, dropped)
   if (!isPlainObject(value)) return { args: value }
   const keys = Object.keys(value)
   if (keys.length === 1 && keys[0] === toolName && isPlainObject(value[toolName])) {
@@ -142,10 +142,10 @@ export function liftLabelledReflection(shell: Record<string, unknown>, text: str
 }
 
 /** The first element of a non-empty array (the rest dropped), or the value itself. */
-function takeFirst(value: unknown, fixes: string[], dropped: DroppedCall[], name: string | undefined): unknown {
+function takeFirst(value: unknown, fixes: string[], dropped: DroppedCall[]): unknown {
   if (!Array.isArray(value) || value.length === 0) return value
   pushFix(fixes, 'unwrapped-array')
-  for (const extra of value.slice(1)) dropped.push({ ...(name ? { name } : {}), args: extra, reason: 'extra' })
+  for (const extra of value.slice(1)) dropped.push({ args: extra, reason: 'extra' })
   return value[0]
 }
 
@@ -192,7 +192,7 @@ function shapeAction(action: unknown, macro: MacroToolInfo, shell: Record<string
     }
     if (Array.isArray(value)) {
       if (value.length === 0) return value
-      value = takeFirst(value, fixes, dropped, undefined)
+      value = takeFirst(value, fixes, dropped)
       continue
     }
     break

@@ -10,7 +10,7 @@ import type { DecodedCall } from './decode-call'
 import { decodeArguments, readArgumentPairs } from './decode-arguments'
 import { unclosedMessage } from './describe-issue'
 import { discriminatedCall, fieldsOf, findTool, isOwnInput, Rank, toolKeyOf, type Context, type Failure } from './repair-context'
-import { droppedOf, envelopeName, isEnvelope, unwrapEnvelope, type RawCall } from './unwrap'
+import { droppedOf, envelopeName, isCallList, isEnvelope, unwrapEnvelope, type RawCall } from './unwrap'
 
 // Envelopes nested in one another that a call is unwrapped from, at most.
 const MAX_ENVELOPE_LAYERS = 4
@@ -35,7 +35,7 @@ export function expandCalls(raw: RawCall, context: Context): RawCall[] {
   if (Array.isArray(args) && args.length > 1 && !args.every(isEnvelope)) {
     const calls = args.filter((item) => isCallItem(item, context))
     if (calls.length === 0 || calls.length === args.length) return [raw]
-    return calls.flatMap((item) => (isEnvelope(item) ? unwrapEnvelope({ args: item, fixes: [...raw.fixes] }) : [{ args: item, fixes: [...raw.fixes] }]))
+    return calls.flatMap((item) => unwrapEnvelope({ args: item, fixes: [...raw.fixes] }))
   }
   if (!isEnvelope(args) && !(Array.isArray(args) && args.length > 1)) return [raw]
   const { alternate: _hint, ...call } = raw
@@ -96,7 +96,7 @@ export function unwrapLayers(call: DecodedCall, raw: RawCall, context: Context):
   const { fixes, dropped } = call
   let { name, id, args } = call
   for (let layer = 0; layer < MAX_ENVELOPE_LAYERS; layer++) {
-    if (!(isEnvelope(args) || (Array.isArray(args) && args.length > 0 && args.every(isEnvelope))) || isOwnInput(args, name ?? raw.calledName, context)) break
+    if (!(isEnvelope(args) || isCallList(args)) || isOwnInput(args, name ?? raw.calledName, context)) break
     const inner = unwrapEnvelope({ args, fixes: [] })
     const first = inner[0]
     const innerName = first?.name?.trim()
@@ -113,7 +113,7 @@ export function unwrapLayers(call: DecodedCall, raw: RawCall, context: Context):
       if (pairs) innerDecoded = { value: pairs }
     }
     if (!('value' in innerDecoded)) {
-      return { rank: Rank.Invalid, ...(name ? { name } : {}), message: 'unclosed' in innerDecoded ? unclosedMessage(name) : `The arguments of "${name ?? 'the call'}" are not usable JSON.` }
+      return { rank: Rank.Invalid, message: 'unclosed' in innerDecoded ? unclosedMessage(name) : `The arguments of "${name ?? 'the call'}" are not usable JSON.` }
     }
     args = sanitizeValue(innerDecoded.value, fixes)
     // `{"name": "move", "position": {…}}`: an object taken by its role is the input only when the tool has no field of that name.

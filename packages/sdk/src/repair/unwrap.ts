@@ -135,7 +135,7 @@ export function discriminatorKeys(record: Record<string, unknown>): string[] {
 }
 
 /** A non-empty list whose every item is a call envelope. */
-function isCallList(value: unknown): value is unknown[] {
+export function isCallList(value: unknown): value is unknown[] {
   return Array.isArray(value) && value.length > 0 && value.every(isEnvelope)
 }
 
@@ -196,7 +196,7 @@ export function isEnvelope(value: unknown): value is Record<string, unknown> {
 export function unwrapEnvelope(call: RawCall, depth = 0): RawCall[] {
   const { args } = call
   if (depth >= MAX_UNWRAP) return [call]
-  if (Array.isArray(args) && args.length > 0 && args.every(isEnvelope)) {
+  if (isCallList(args)) {
     return args.flatMap((item) => unwrapEnvelope({ ...call, args: item, fixes: [...call.fixes] }, depth + 1))
   }
   if (!isEnvelope(args)) return [call]
@@ -266,7 +266,8 @@ export function isFieldsOnly(record: Record<string, unknown>, fieldNames: Readon
  */
 export function droppedOf(raw: RawCall, reason: string): DroppedCall[] {
   if (raw.name) return [{ name: raw.name, args: raw.args, reason }]
-  const calls = isEnvelope(raw.args) || (Array.isArray(raw.args) && raw.args.length > 0 && raw.args.every(isEnvelope)) ? unwrapEnvelope({ args: raw.args, fixes: [] }) : []
+  // Anything but an envelope comes back as the one nameless call it is.
+  const calls = unwrapEnvelope({ args: raw.args, fixes: [] })
   if (calls.length > 0 && calls.every((call) => call.name !== undefined)) return calls.map((call) => ({ name: call.name!, args: call.args ?? {}, reason }))
   return [{ ...(raw.calledName ? { name: raw.calledName } : {}), args: raw.args, reason }]
 }

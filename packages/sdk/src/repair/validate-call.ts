@@ -10,7 +10,7 @@ import type { ResolvedCall } from './resolve-tool'
 export function validateCall({ id, toolName, tool, args, fixes, dropped }: ResolvedCall, context: Context): Success | Failure {
   const checked = validateSchema(tool.inputSchema, args)
   if (!checked.success) {
-    return { rank: Rank.Invalid, name: toolName, message: describeIssue(toolName, tool, context.tools, args, checked.issues) }
+    return { rank: Rank.Invalid, message: describeIssue(toolName, tool, context.tools, args, checked.issues) }
   }
   return { result: { toolCall: { ...(id ? { id } : {}), name: toolName, args: checked.data }, tool, fixes, dropped } }
 }
