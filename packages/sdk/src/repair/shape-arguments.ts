@@ -39,7 +39,7 @@ export function shapeArguments(call: ResolvedCall, context: Context): ShapedCall
     }
     args = shaped.args
   }
-  return { ...call, args, schema }
+  return Object.assign(call, { args, schema })
 }
 
 /**
