@@ -1,14 +1,22 @@
 /**
  * The repair: an assistant message in, exactly one validated tool call out. This module owns the
- * public entry points and the order of the stages, and holds no stage itself:
- * split the reasoning from the answer (`split-reasoning`) → read candidate calls (`read-candidates`,
- * the readers) → unwrap envelopes (`unwrap-call`) → decode the arguments (`decode-call`) → resolve
- * the tool (`resolve-tool`) → shape and coerce by the schema (`shape-arguments`) → validate
- * (`validate-call`) → pick the first valid call (`pick-call`). A stage takes the value the one
- * before it gave and calls no earlier stage; where the repair does go back, the step is written
- * here: a call nested in JSON that is no call, and text that is itself a call (arguments or an action
- * written as one, read by the readers once more, never twice), each becomes a new candidate that
- * runs through the stages from the start.
+ * public entry points and the order of the stages; it holds no stage itself. The stages, each a
+ * module that takes what the one before it gave:
+ *
+ * 1. split the reasoning from the answer (`split-reasoning`);
+ * 2. read the candidate calls: native ones, then those the readers find in the answer, then in the
+ *    reasoning (`read-candidates`); several calls in one value become several (`unwrap-call`);
+ * 3. per candidate: decode its arguments (`decode-call`) → unwrap its envelopes (`unwrap-call`) →
+ *    resolve the tool (`resolve-tool`) → shape and coerce by the schema (`shape-arguments`) →
+ *    validate (`validate-call`);
+ * 4. pick the first valid candidate, dropping the others, or explain the failure (`pick-call`).
+ *
+ * No stage calls an earlier one. Where the repair does go back, the step is written here, in
+ * {@link resolveCall} and `pickFirst`: text that is itself a call (arguments or an action written as
+ * one) is read by the readers once more (never twice: `inner`), an envelope that is also the tool's
+ * input is tried by its own reading first, and JSON that is no call is searched for nested calls;
+ * each becomes a new candidate that runs through step 3 from the start. That recursion is the one
+ * loop left, and it is bounded: every re-entry is a candidate read out of a smaller value.
  */
 import { errorMessage, InvokeError, isInvokeError } from '../errors/invoke-error'
 import { assertTool } from '../tool/define-tool'
