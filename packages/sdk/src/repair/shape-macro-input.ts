@@ -1,3 +1,8 @@
+/**
+ * A macro tool's input put into its `{ ...reflection, action: { name: input } }` shape, and the
+ * helpers every stage reads a tool's schema with ({@link safeJsonSchema}, {@link fieldNames}).
+ * Used by the shape stage; calls no stage.
+ */
 import { toToolJsonSchema } from '../tool/schema'
 import type { DroppedCall, MacroToolInfo, Tool } from '../types'
 import { decodeJsonString, isPlainObject, pairsToObject, pushFix, type JsonSchemaNode } from './coerce'

@@ -1,3 +1,7 @@
+/**
+ * The first stage: the message's content as text, with the reasoning blocks (every spelling of
+ * `<think>`, harmony's analysis channel, typed reasoning parts) split from the answer.
+ */
 import { parseLenientJson } from './lenient-json'
 import { scanJson } from './scan-json'
 import type { JsonSpan } from './scan-json'

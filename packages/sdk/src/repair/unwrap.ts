@@ -1,3 +1,9 @@
+/**
+ * What a call envelope looks like and how one opens: `{name, arguments}` and the other spellings,
+ * wrappers (`{"tool_calls": [...]}`, `{"function": {...}}`), argument layers, and a dropped call
+ * reported with its envelope opened. Pure functions of a value, used by every stage that meets an
+ * envelope; the unwrap stage that applies them to candidates is `unwrap-call`.
+ */
 import type { DroppedCall } from '../types'
 import { PAIR_VALUE_KEY, isPlainObject, pushFix } from './coerce'
 import { setOwn } from './markup-shared'
