@@ -5,7 +5,7 @@
 import type { SchemaIssue } from '../tool/schema'
 import type { Tool } from '../types'
 import { matchesSchemaType, schemaAtPath, type JsonSchemaNode } from './coerce'
-import { safeJsonSchema } from './shape-macro-input'
+import { safeJsonSchema } from './safe-json-schema'
 
 /** A short, single-line rendering of a model-given value for an error message. */
 export function previewValue(value: unknown, limit = 60): string {

@@ -9,7 +9,7 @@ import type { ChatResponseMessage, ChatToolCall } from '../types'
 import { isPlainObject, pushFix } from './coerce'
 import { readCalls as readCallsWith, type ExtractedCall } from './extract-calls'
 import { fieldsOf, findTool, targetOf, type Context } from './repair-context'
-import { safeJsonSchema } from './shape-macro-input'
+import { safeJsonSchema } from './safe-json-schema'
 import { shownToUser } from './shown-to-user'
 import { envelopeInput, type RawCall } from './unwrap'
 

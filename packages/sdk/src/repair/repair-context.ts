@@ -10,7 +10,7 @@ import type { DroppedCall, Tool, ToolCall, ToolSet } from '../types'
 import { isPlainObject } from './coerce'
 import { matchName } from './markup-shared'
 import type { Reader } from './reader'
-import { fieldNames, safeJsonSchema } from './shape-macro-input'
+import { fieldNames, safeJsonSchema } from './safe-json-schema'
 import { discriminatorKeys, isFieldsOnly } from './unwrap'
 
 /** How far a failed candidate got: the furthest one explains the failure best. */

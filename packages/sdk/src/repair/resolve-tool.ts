@@ -9,7 +9,8 @@ import { isPlainObject, pushFix } from './coerce'
 import type { DecodedCall } from './decode-call'
 import { availableList, previewValue } from './describe-issue'
 import { discriminatedCall, fallbackTool, fieldsOf, findTool, Rank, toolKeyOf, type Context, type Failure } from './repair-context'
-import { ACTION_KEY, fieldNames, movedActionKey, safeJsonSchema } from './shape-macro-input'
+import { fieldNames, safeJsonSchema } from './safe-json-schema'
+import { ACTION_KEY, movedActionKey } from './shape-macro-input'
 import { flatInput, type RawCall } from './unwrap'
 
 /** A candidate with the tool it calls. */

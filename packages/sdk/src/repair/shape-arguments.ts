@@ -12,7 +12,8 @@ import { decodeArguments } from './decode-arguments'
 import { availableList } from './describe-issue'
 import { Rank, type Context, type Failure } from './repair-context'
 import type { ResolvedCall } from './resolve-tool'
-import { fieldNames, liftLabelledReflection, safeJsonSchema, shapeMacroInput } from './shape-macro-input'
+import { fieldNames, safeJsonSchema } from './safe-json-schema'
+import { liftLabelledReflection, shapeMacroInput } from './shape-macro-input'
 import { unwrapArgumentLayers } from './unwrap'
 
 /** A candidate whose input has its tool's shape (not yet coerced), with the tool's JSON Schema. */

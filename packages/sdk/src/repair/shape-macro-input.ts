@@ -1,31 +1,16 @@
 /**
- * A macro tool's input put into its `{ ...reflection, action: { name: input } }` shape, and the
- * helpers every stage reads a tool's schema with ({@link safeJsonSchema}, {@link fieldNames}).
- * Used by the shape stage; calls no stage.
+ * A macro tool's input put into its `{ ...reflection, action: { name: input } }` shape, and what a
+ * macro input looks like ({@link ACTION_KEY}, {@link movedActionKey}, labelled reflection). Used by
+ * the resolve and shape stages; calls no stage.
  */
-import { toToolJsonSchema } from '../tool/schema'
 import type { DroppedCall, MacroToolInfo, Tool } from '../types'
 import { decodeJsonString, isPlainObject, pairsToObject, pushFix, type JsonSchemaNode } from './coerce'
 import { matchName, setOwn } from './markup-shared'
+import { fieldNames, safeJsonSchema } from './safe-json-schema'
 import { discriminatorKeys, envelopeInput, envelopeName, flatInput, isEnvelope, unwrapArgumentLayers } from './unwrap'
 
 /** Keys agents use for the action or a list of actions: `action`, `actions`, `action_sequence`, `next_action` … */
 export const ACTION_KEY = /^(?:next_)?actions?(?:_sequence|_list)?$/
-
-/** The JSON Schema of a tool, or `undefined` when it cannot be derived (then no coercion happens). */
-export function safeJsonSchema(tool: Tool): JsonSchemaNode | undefined {
-  try {
-    return toToolJsonSchema(tool.inputSchema)
-  } catch {
-    return undefined
-  }
-}
-
-/** The field names of an object schema. */
-export function fieldNames(schema: JsonSchemaNode | undefined): Set<string> {
-  const properties = schema?.properties
-  return new Set(typeof properties === 'object' && properties !== null ? Object.keys(properties) : [])
-}
 
 /** The field a bare value belongs to: the one required field, or the only field. */
 function singleField(schema: JsonSchemaNode | undefined): string | undefined {
