@@ -50,9 +50,14 @@ export function decodeArguments(raw: unknown, fixes: string[]): Decoded {
   return { value }
 }
 
-/** `"down=true"` or `"index: 3, text: hi"` as arguments: an object when every key is one of `fields` (the tool named). */
-export function readArgumentPairs(text: string, fields: ReadonlySet<string>, fixes: string[]): Record<string, unknown> | undefined {
-  const pairs = parseKeyValueText(text, fields)
-  if (pairs) pushFix(fixes, 'argument-pairs')
-  return pairs
+/**
+ * `"down=true"` or `"index: 3, text: hi"` as arguments: text that is no JSON becomes an object when
+ * every key is one of `fields` (of the tool named, looked up only then); anything else stays as decoded.
+ */
+export function readArgumentPairs(decoded: Decoded, fields: () => ReadonlySet<string>, fixes: string[]): Decoded {
+  if (!('unparseable' in decoded)) return decoded
+  const pairs = parseKeyValueText(decoded.unparseable, fields())
+  if (!pairs) return decoded
+  pushFix(fixes, 'argument-pairs')
+  return { value: pairs }
 }

@@ -31,8 +31,8 @@ export interface ArgumentText {
 
 export function decodeCall(raw: RawCall, context: Context): DecodedCall | ArgumentText | Failure {
   const fixes = [...raw.fixes]
-  let decoded = decodeArguments(raw.args, fixes)
   const name = typeof raw.name === 'string' && raw.name.trim() ? raw.name.trim() : undefined
+  const decoded = readArgumentPairs(decodeArguments(raw.args, fixes), () => fieldsOf(name, context), fixes)
   // Arguments of a known tool that cannot be read are invalid; of no tool, no call at all.
   const rank = () => (name && findTool(name, context) ? Rank.Invalid : Rank.NoTool)
   if ('unclosed' in decoded) {
@@ -40,9 +40,7 @@ export function decodeCall(raw: RawCall, context: Context): DecodedCall | Argume
     return { rank: rank(), message: unclosedMessage(name) }
   }
   if ('unparseable' in decoded) {
-    const pairs = readArgumentPairs(decoded.unparseable, fieldsOf(name, context), fixes)
-    if (!pairs) return { text: decoded.unparseable, name, fixes, failure: { rank: rank(), message: `The arguments of "${name ?? 'the call'}" are not JSON: ${previewValue(decoded.unparseable)}.` } }
-    decoded = { value: pairs }
+    return { text: decoded.unparseable, name, fixes, failure: { rank: rank(), message: `The arguments of "${name ?? 'the call'}" are not JSON: ${previewValue(decoded.unparseable)}.` } }
   }
   return { name, id: raw.id, args: sanitizeValue(decoded.value, fixes), fixes, dropped: [] }
 }

@@ -107,11 +107,7 @@ export function unwrapLayers(call: DecodedCall, raw: RawCall, context: Context):
     for (const code of first.fixes) pushFix(fixes, code)
     if (first.name !== undefined) name = first.name.trim()
     if (first.id) id = first.id
-    let innerDecoded = decodeArguments(first.args, fixes)
-    if ('unparseable' in innerDecoded) {
-      const pairs = readArgumentPairs(innerDecoded.unparseable, fieldsOf(name, context), fixes)
-      if (pairs) innerDecoded = { value: pairs }
-    }
+    const innerDecoded = readArgumentPairs(decodeArguments(first.args, fixes), () => fieldsOf(name, context), fixes)
     if (!('value' in innerDecoded)) {
       return { rank: Rank.Invalid, message: 'unclosed' in innerDecoded ? unclosedMessage(name) : `The arguments of "${name ?? 'the call'}" are not usable JSON.` }
     }
