@@ -1,9 +1,10 @@
 /**
  * The read stage: the candidate calls of a response, in order of trust. Native calls (`tool_calls` as
  * servers spell it, content parts that are calls, the legacy `function_call`), and calls the readers
- * find written in text, minus those shown to the user. Later stages come back here explicitly, once
- * (a candidate read this way is `inner`), for text that is itself a call: arguments written as a call
- * (`"arguments": "scroll(down=True)"`) and an action written as one.
+ * find written in text, minus those shown to the user, handed on to {@link expandCalls} (several
+ * calls in one value are several candidates). The repair's list (not a later stage) comes back here,
+ * once (a candidate read this way is `inner`), for text that is itself a call: arguments written as
+ * a call (`"arguments": "scroll(down=True)"`) and an action written as one.
  */
 import type { ChatResponseMessage, ChatToolCall } from '../types'
 import { isPlainObject, pushFix } from './coerce'
@@ -12,6 +13,7 @@ import { fieldsOf, findTool, targetOf, type Context } from './repair-context'
 import { safeJsonSchema } from './safe-json-schema'
 import { shownToUser } from './shown-to-user'
 import { envelopeInput, type RawCall } from './unwrap'
+import { expandCalls } from './unwrap-call'
 
 /** The calls a message carries as data: every `tool_calls` entry, content parts that are calls, then the legacy `function_call`. */
 export function nativeCandidates(message: ChatResponseMessage, context: Context): RawCall[] {
@@ -47,13 +49,14 @@ export function nativeCandidates(message: ChatResponseMessage, context: Context)
 }
 
 /**
- * The calls written in `text`, as candidates; `unclosed` when the text ends inside one. In the answer,
- * a call shown to the user (an example, a message addressed to the user) is none.
+ * The calls written in `text`, as candidates (several calls in one value as several); `unclosed` when
+ * the text ends inside one. In the answer, a call shown to the user (an example, a message addressed
+ * to the user) is none.
  */
 export function candidatesIn(text: string, extra: readonly string[], context: Context): { raws: RawCall[]; unclosed: boolean } {
   const { calls, truncated } = readCalls(text, context)
   const shown = calls.length > 0 && !context.reasoning ? shownToUser(text) : undefined
-  const raws = calls.filter((call) => !shown?.(call.start)).map((call) => fromExtracted(call, extra, text.slice(0, call.start), context))
+  const raws = calls.flatMap((call) => (shown?.(call.start) ? [] : expandCalls(fromExtracted(call, extra, text.slice(0, call.start), context), context)))
   return { raws, unclosed: truncated }
 }
 

@@ -38,7 +38,7 @@ import { coerceArguments, shapeArguments } from './shape-arguments'
 import { safeJsonSchema } from './safe-json-schema'
 import { shownToUser } from './shown-to-user'
 import { readContent, splitReasoning } from './split-reasoning'
-import { envelopeReading, expandCalls, nestedCalls, unwrapLayers } from './unwrap-call'
+import { envelopeReading, nestedCalls, unwrapLayers } from './unwrap-call'
 import { isEnvelope, type RawCall } from './unwrap'
 import { validateCall } from './validate-call'
 
@@ -233,20 +233,20 @@ function repairMessage(message: ChatResponseMessage, tools: ToolSet, options: Re
   // 2. Calls written into the content, outside any reasoning block.
   const { text: content, reasoning: reasoningParts } = readContent(message.content)
   const split = content ? splitReasoning(content) : { answer: '', reasoning: '', fixes: [] }
-  const answer = readCandidates(split.answer, split.fixes, context)
+  const answer = candidatesIn(split.answer, split.fixes, context)
   if (answer.unclosed) context.unclosed = true
   const fromContent = pickFirst(answer.raws, context, tried)
   if (fromContent) return fromContent
   // A proxy or template that HTML-escaped the answer (`{&quot;name&quot;: …}`): read it unescaped.
   const unescaped = decodeXmlReferences(split.answer)
   if (unescaped !== split.answer) {
-    const fromUnescaped = pickFirst(readCandidates(unescaped, [...split.fixes, 'html-entities'], context).raws, context, tried)
+    const fromUnescaped = pickFirst(candidatesIn(unescaped, [...split.fixes, 'html-entities'], context).raws, context, tried)
     if (fromUnescaped) return fromUnescaped
   }
   // An answer escaped as a JSON string, maybe several times (`{\"name\": …}`, `"\"{\\\"name…"`): read it decoded.
   const unquoted = decodeEscapedText(split.answer)
   if (unquoted !== undefined) {
-    const decoded = readCandidates(unquoted, [...split.fixes, 'double-encoded-arguments'], context)
+    const decoded = candidatesIn(unquoted, [...split.fixes, 'double-encoded-arguments'], context)
     const fromDecoded = pickFirst(decoded.raws, context, tried)
     if (fromDecoded) return fromDecoded
     if (decoded.unclosed) context.unclosed = true
@@ -261,17 +261,11 @@ function repairMessage(message: ChatResponseMessage, tools: ToolSet, options: Re
   const reasoningTexts = [split.reasoning, reasoningParts, stringField(message.reasoning_content), stringField(message.reasoning)].filter((text) => text.length > 0)
   context.reasoning = true
   const drafted: RawCall[] = []
-  for (const text of reasoningTexts) drafted.push(...readCandidates(text, ['call-in-reasoning'], context).raws)
+  for (const text of reasoningTexts) drafted.push(...candidatesIn(text, ['call-in-reasoning'], context).raws)
   const fromReasoning = pickFirst(drafted, context, tried)
   if (fromReasoning) return fromReasoning
 
   throw explainFailure(context, split.answer || content, reasoningTexts, message)
-}
-
-/** The calls the readers find written in `text`, several calls in one value made several candidates. */
-function readCandidates(text: string, extra: readonly string[], context: Context): { raws: RawCall[]; unclosed: boolean } {
-  const { raws, unclosed } = candidatesIn(text, extra, context)
-  return { raws: raws.flatMap((raw) => expandCalls(raw, context)), unclosed }
 }
 
 /**
