@@ -1,3 +1,9 @@
+/**
+ * Values made safe and typed: model-given data copied without prototype keys and with bounded
+ * nesting ({@link sanitizeValue}), fix codes recorded once ({@link pushFix}), JSON text decoded,
+ * name/value pairs read as an object, and a value converted toward what its JSON Schema expects
+ * ({@link coerceToSchema}) — the last step of the shape stage. Calls no stage.
+ */
 import { InvokeError } from '../errors/invoke-error'
 
 /** Deepest nesting accepted in tool arguments; deeper input is refused, never walked. */

@@ -1,7 +1,11 @@
+/**
+ * Failures worded for a person: a value previewed, a validation issue explained from the schema, the
+ * tools or actions that exist, arguments that never close. The stages word their failures with these.
+ */
 import type { SchemaIssue } from '../tool/schema'
 import type { Tool } from '../tool/types'
 import { matchesSchemaType, schemaAtPath, type JsonSchemaNode } from './coerce'
-import { safeJsonSchema } from './shape-macro-input'
+import { safeJsonSchema } from './safe-json-schema'
 
 /** A short, single-line rendering of a model-given value for an error message. */
 export function previewValue(value: unknown, limit = 60): string {
@@ -67,4 +71,9 @@ export function describeIssue(toolName: string, tool: Tool, tools: Record<string
   else if (node && (!matchesSchemaType(value, node) || outOfRange(value, node))) detail = `expected ${expected(node)}, got ${previewValue(value)}`
   else detail = `${issue.message.replace(/\.$/, '')} (got ${previewValue(value)})`
   return `${where}: ${detail}. ${availableList(tool, tools)}`
+}
+
+/** Arguments that end inside a value they never closed, in an answer the model ended itself. */
+export function unclosedMessage(name: string | undefined): string {
+  return `The arguments of ${name ? previewValue(name, 80) : 'the call'} end inside a value that is never closed, though the output was not cut off: malformed, not executed.`
 }

@@ -1,28 +1,18 @@
-import { toToolJsonSchema } from '../tool/schema'
+/**
+ * A macro tool's input put into its `{ ...reflection, action: { name: input } }` shape, and what a
+ * macro input looks like ({@link ACTION_KEY}, {@link movedActionKey}, labelled reflection). Used by
+ * the resolve and shape stages; calls no stage.
+ */
 import type { MacroToolInfo, Tool } from '../tool/types'
 import type { DroppedCall } from '../types'
-import { decodeJsonString, isPlainObject, pairsToObject, pushFix, type JsonSchemaNode } from './coerce'
 import { setOwn } from '../util/set-own'
+import { decodeJsonString, isPlainObject, pairsToObject, pushFix, type JsonSchemaNode } from './coerce'
 import { matchName } from './match-tool-name'
+import { fieldNames, safeJsonSchema } from './safe-json-schema'
 import { discriminatorKeys, envelopeInput, envelopeName, flatInput, isEnvelope, unwrapArgumentLayers } from './unwrap'
 
 /** Keys agents use for the action or a list of actions: `action`, `actions`, `action_sequence`, `next_action` … */
 export const ACTION_KEY = /^(?:next_)?actions?(?:_sequence|_list)?$/
-
-/** The JSON Schema of a tool, or `undefined` when it cannot be derived (then no coercion happens). */
-export function safeJsonSchema(tool: Tool): JsonSchemaNode | undefined {
-  try {
-    return toToolJsonSchema(tool.inputSchema)
-  } catch {
-    return undefined
-  }
-}
-
-/** The field names of an object schema. */
-export function fieldNames(schema: JsonSchemaNode | undefined): Set<string> {
-  const properties = schema?.properties
-  return new Set(typeof properties === 'object' && properties !== null ? Object.keys(properties) : [])
-}
 
 /** The field a bare value belongs to: the one required field, or the only field. */
 function singleField(schema: JsonSchemaNode | undefined): string | undefined {
@@ -52,7 +42,7 @@ export function shapeMacroInput(args: unknown, macro: MacroToolInfo, toolName: s
     if (matchName(text, names)) value = { action: text }
     else value = decodeJsonString(text, fixes) ?? value
   }
-  value = takeFirst(value, fixes, dropped, undefined)
+  value = takeFirst(value, fixes, dropped)
   if (!isPlainObject(value)) return { args: value }
   const keys = Object.keys(value)
   if (keys.length === 1 && keys[0] === toolName && isPlainObject(value[toolName])) {
@@ -144,10 +134,10 @@ export function liftLabelledReflection(shell: Record<string, unknown>, text: str
 }
 
 /** The first element of a non-empty array (the rest dropped), or the value itself. */
-function takeFirst(value: unknown, fixes: string[], dropped: DroppedCall[], name: string | undefined): unknown {
+function takeFirst(value: unknown, fixes: string[], dropped: DroppedCall[]): unknown {
   if (!Array.isArray(value) || value.length === 0) return value
   pushFix(fixes, 'unwrapped-array')
-  for (const extra of value.slice(1)) dropped.push({ ...(name ? { name } : {}), args: extra, reason: 'extra' })
+  for (const extra of value.slice(1)) dropped.push({ args: extra, reason: 'extra' })
   return value[0]
 }
 
@@ -194,7 +184,7 @@ function shapeAction(action: unknown, macro: MacroToolInfo, shell: Record<string
     }
     if (Array.isArray(value)) {
       if (value.length === 0) return value
-      value = takeFirst(value, fixes, dropped, undefined)
+      value = takeFirst(value, fixes, dropped)
       continue
     }
     break

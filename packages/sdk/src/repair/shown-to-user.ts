@@ -1,3 +1,7 @@
+/**
+ * Which calls of an answer are shown to the user rather than made (examples, messages addressed to
+ * the user): the read stage leaves them out, and an answer addressed to the user ends the turn.
+ */
 // Headers that address a message to the user — harmony's `final` channel (`assistantfinal` once its
 // tokens are stripped) or recipient `to=user`, Functionary's `>>>all` — and, in the group, the tokens
 // that end such a message or start the next one.

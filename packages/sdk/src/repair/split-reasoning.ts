@@ -1,3 +1,7 @@
+/**
+ * The first stage: the message's content as text, with the reasoning blocks (every spelling of
+ * `<think>`, harmony's analysis channel, typed reasoning parts) split from the answer.
+ */
 import { parseLenientJson } from './lenient-json'
 import { scanJson } from './scan-json'
 import type { JsonSpan } from './scan-json'
@@ -164,4 +168,21 @@ function partText(value: unknown): string {
     else if (typeof item === 'object' && item !== null && typeof (item as { text?: unknown }).text === 'string') text += (item as { text: string }).text
   }
   return text
+}
+
+/**
+ * `content` as text: a string, or the text parts of a content array. Typed reasoning parts
+ * (Magistral's `{type: 'thinking', thinking: […]}`) go to the reasoning, never to the answer.
+ */
+export function readContent(content: unknown): { text: string; reasoning: string } {
+  if (typeof content === 'string') return { text: content, reasoning: '' }
+  if (!Array.isArray(content)) return { text: '', reasoning: '' }
+  const texts: string[] = []
+  const reasoning: string[] = []
+  for (const part of content) {
+    const read = readContentPart(part)
+    if (read.text) texts.push(read.text)
+    if (read.reasoning) reasoning.push(read.reasoning)
+  }
+  return { text: texts.join('\n'), reasoning: reasoning.join('\n') }
 }

@@ -1,3 +1,10 @@
+/**
+ * What a call envelope looks like and how one opens: `{name, arguments}` and the other spellings,
+ * wrappers (`{"tool_calls": [...]}`, `{"function": {...}}`), argument layers, and a dropped call
+ * reported with its envelope opened. Pure functions of a value, used by every stage that meets an
+ * envelope; the unwrap stage that applies them to candidates is `unwrap-call`.
+ */
+import type { DroppedCall } from '../types'
 import { PAIR_VALUE_KEY, isPlainObject, pushFix } from './coerce'
 import { setOwn } from '../util/set-own'
 
@@ -134,7 +141,7 @@ export function discriminatorKeys(record: Record<string, unknown>): string[] {
 }
 
 /** A non-empty list whose every item is a call envelope. */
-function isCallList(value: unknown): value is unknown[] {
+export function isCallList(value: unknown): value is unknown[] {
   return Array.isArray(value) && value.length > 0 && value.every(isEnvelope)
 }
 
@@ -195,7 +202,7 @@ export function isEnvelope(value: unknown): value is Record<string, unknown> {
 export function unwrapEnvelope(call: RawCall, depth = 0): RawCall[] {
   const { args } = call
   if (depth >= MAX_UNWRAP) return [call]
-  if (Array.isArray(args) && args.length > 0 && args.every(isEnvelope)) {
+  if (isCallList(args)) {
     return args.flatMap((item) => unwrapEnvelope({ ...call, args: item, fixes: [...call.fixes] }, depth + 1))
   }
   if (!isEnvelope(args)) return [call]
@@ -256,4 +263,17 @@ export function flatInput(record: Record<string, unknown>, fieldNames: ReadonlyS
 export function isFieldsOnly(record: Record<string, unknown>, fieldNames: ReadonlySet<string>): boolean {
   const keys = Object.keys(record)
   return keys.length > 0 && keys.every((key) => fieldNames.has(key))
+}
+
+/**
+ * A call that was not taken, as `dropped` reports it: its name and arguments, with an envelope the
+ * reader left whole (`<tool_call>{"name", "arguments"}` blocks, LongCat, Granite lists) opened, so
+ * `args` is never the raw envelope.
+ */
+export function droppedOf(raw: RawCall, reason: string): DroppedCall[] {
+  if (raw.name) return [{ name: raw.name, args: raw.args, reason }]
+  // Anything but an envelope comes back as the one nameless call it is.
+  const calls = unwrapEnvelope({ args: raw.args, fixes: [] })
+  if (calls.length > 0 && calls.every((call) => call.name !== undefined)) return calls.map((call) => ({ name: call.name!, args: call.args ?? {}, reason }))
+  return [{ ...(raw.calledName ? { name: raw.calledName } : {}), args: raw.args, reason }]
 }

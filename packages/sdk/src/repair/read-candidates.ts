@@ -1,0 +1,107 @@
+/**
+ * The read stage: the candidate calls of a response, in order of trust. Native calls (`tool_calls` as
+ * servers spell it, content parts that are calls, the legacy `function_call`), and calls the readers
+ * find written in text, minus those shown to the user, handed on to {@link expandCalls} (several
+ * calls in one value are several candidates). The repair's list (not a later stage) comes back here,
+ * once (a candidate read this way is `inner`), for text that is itself a call: arguments written as
+ * a call (`"arguments": "scroll(down=True)"`) and an action written as one.
+ */
+import type { ChatResponseMessage, ChatToolCall } from '../types'
+import { isPlainObject, pushFix } from './coerce'
+import { readCalls as readCallsWith, type ExtractedCall } from './extract-calls'
+import { fieldsOf, findTool, targetOf, type Context } from './repair-context'
+import { safeJsonSchema } from './safe-json-schema'
+import { shownToUser } from './shown-to-user'
+import { envelopeInput, type RawCall } from './unwrap'
+import { expandCalls } from './unwrap-call'
+
+/** The calls a message carries as data: every `tool_calls` entry, content parts that are calls, then the legacy `function_call`. */
+export function nativeCandidates(message: ChatResponseMessage, context: Context): RawCall[] {
+  const native: RawCall[] = []
+  // `tool_calls` as servers spell it: also `tool_call`, `toolCalls`, `function_calls`.
+  const toolCalls: unknown = message.tool_calls ?? message.tool_call ?? message.toolCalls ?? message.function_calls
+  // One call object instead of an array happens too.
+  const callList = Array.isArray(toolCalls) ? toolCalls : isPlainObject(toolCalls) ? [toolCalls] : undefined
+  if (callList) {
+    for (const call of callList as ChatToolCall[]) {
+      if (typeof call !== 'object' || call === null) continue
+      const fn = isPlainObject(call.function) ? call.function : (call as Record<string, unknown>)
+      const fixes: string[] = fn === call ? ['unwrapped-envelope'] : []
+      // `arguments`, or whatever argument-shaped key the server used (`parameters`, `input`, `args` …).
+      const raw = fn.arguments !== undefined ? fn.arguments : envelopeInput(fn as Record<string, unknown>, fieldsOf(fn.name, context))
+      if (isPlainObject(raw)) fixes.push('object-arguments')
+      native.push({ ...(typeof fn.name === 'string' ? { name: fn.name } : {}), args: raw, ...(typeof call.id === 'string' && call.id ? { id: call.id } : {}), fixes })
+    }
+  }
+  // Content parts that are calls: Anthropic `tool_use`, Responses-API `function_call` (through proxies).
+  if (Array.isArray(message.content)) {
+    for (const part of message.content) {
+      if (!isPlainObject(part) || (part.type !== 'tool_use' && part.type !== 'function_call' && part.type !== 'tool_call') || typeof part.name !== 'string') continue
+      const id = typeof part.id === 'string' && part.id ? part.id : typeof part.call_id === 'string' && part.call_id ? part.call_id : undefined
+      native.push({ name: part.name, args: part.input !== undefined ? part.input : part.arguments, ...(id ? { id } : {}), fixes: ['content-part-call'] })
+    }
+  }
+  const legacy = message.function_call
+  if (isPlainObject(legacy)) {
+    native.push({ ...(typeof legacy.name === 'string' ? { name: legacy.name } : {}), args: legacy.arguments, fixes: ['legacy-function-call'] })
+  }
+  return native
+}
+
+/**
+ * The calls written in `text`, as candidates (several calls in one value as several); `unclosed` when
+ * the text ends inside one. In the answer, a call shown to the user (an example, a message addressed
+ * to the user) is none.
+ */
+export function candidatesIn(text: string, extra: readonly string[], context: Context): { raws: RawCall[]; unclosed: boolean } {
+  const { calls, truncated } = readCalls(text, context)
+  const shown = calls.length > 0 && !context.reasoning ? shownToUser(text) : undefined
+  const raws = calls.flatMap((call) => (shown?.(call.start) ? [] : expandCalls(fromExtracted(call, extra, text.slice(0, call.start), context), context)))
+  return { raws, unclosed: truncated }
+}
+
+function fromExtracted(call: ExtractedCall, extra: readonly string[], before: string, context: Context): RawCall {
+  const fixes: string[] = []
+  for (const code of [call.format, ...call.fixes, ...extra]) if (typeof code === 'string' && code) pushFix(fixes, code)
+  if (call.reader) pushFix(fixes, `reader:${call.reader}`)
+  const raw: RawCall = { ...(typeof call.name === 'string' && call.name ? { name: call.name } : {}), args: call.args, fixes, before }
+  if (!raw.name && call.calledName) raw.calledName = call.calledName
+  // `scroll: {"down": true}`: the name written before unnamed JSON, if the JSON alone does not resolve.
+  // Not for JSON that carries reflection: that is a macro input without its action, and a word in
+  // the prose must not become the action the model left out.
+  if (!raw.name && call.nameHint && !carriesReflection(call.args, context)) {
+    raw.alternate = { name: call.nameHint, args: call.args, fixes: [...fixes, 'name-before-json'], before }
+  }
+  return raw
+}
+
+/** JSON holding a macro tool's reflection keys: a macro input, maybe without its action. */
+function carriesReflection(args: unknown, context: Context): boolean {
+  if (!isPlainObject(args)) return false
+  return context.macros.some(([, tool]) => tool.macro!.reflectionKeys.some((key) => Object.hasOwn(args, key)))
+}
+
+/** The first call written in `text` (pythonic, JSON, markup), unless `raw` itself was read that way: one level only. */
+export function callInText(text: unknown, raw: RawCall, context: Context): ExtractedCall | undefined {
+  return typeof text === 'string' && !raw.inner ? readCalls(text, context).calls[0] : undefined
+}
+
+const readCalls = (text: string, context: Context) =>
+  readCallsWith(text, context.readers, {
+    names: context.names,
+    fieldsOf: (name) => fieldsOf(name, context),
+    schemaOf: (name) => {
+      const target = targetOf(name, context)
+      return target ? safeJsonSchema(target) : undefined
+    },
+  })
+
+/**
+ * `"arguments": "scroll(down=True)"`: argument text that is no JSON but a call written as text, as a
+ * new candidate (`inner`: not read again) — when it calls the tool the candidate named, or either names none.
+ */
+export function callInArguments(text: string, name: string | undefined, fixes: readonly string[], raw: RawCall, context: Context): RawCall | undefined {
+  const call = callInText(text, raw, context)
+  if (!call || (call.name && name && findTool(call.name, context)?.toolName !== findTool(name, context)?.toolName)) return undefined
+  return { ...raw, name: call.name ?? name, args: call.args, fixes: [...fixes, call.format, ...call.fixes, ...(call.reader ? [`reader:${call.reader}`] : [])], inner: true }
+}
