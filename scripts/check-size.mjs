@@ -53,7 +53,7 @@ const MCP_BUDGET = 2 * KB
 const ZOD3_BUDGET = 3.5 * KB
 const nodeBuiltins = new Set(builtinModules)
 // What only `@wildcall/sdk/streaming` may bring into a core bundle.
-const STREAMING_MODULES = /client\/(stream|create-stream-assembler|parse-partial-json|combine-previews|merge-delta-lists|streaming)\.ts$|eventsource-parser/
+const STREAMING_MODULES = /(?:client\/(?:stream|create-stream-assembler|combine-previews|merge-delta-lists|streaming)|repair\/parse-partial-json)\.ts$|eventsource-parser/
 // Any module of any zod copy: the JSON-Schema-only app must contain none.
 const ZOD_MODULES = /(^|\/)node_modules\/zod\d*\//
 // The entry points as an app imports them, read from the sources.

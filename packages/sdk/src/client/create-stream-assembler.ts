@@ -5,8 +5,8 @@ import type { ReaderPreview } from '../repair/reader'
 import { combinePreviews } from './combine-previews'
 import { isRecord } from '../util/is-record'
 import { createDeltaLists } from './merge-delta-lists'
-import { createPartialJsonReader, type PartialJsonReader } from './parse-partial-json'
-import { createTextBuffer } from './text-buffer'
+import { createPartialJsonReader, type PartialJsonReader } from '../repair/parse-partial-json'
+import { createTextBuffer } from '../text/text-buffer'
 
 /** Builds one chat-completions response out of stream chunks, emitting deltas as they come. */
 export interface StreamAssembler {

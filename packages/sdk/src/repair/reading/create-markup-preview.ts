@@ -8,8 +8,8 @@ import { setOwn } from '../../util/set-own'
 import { cleanToolName } from '../match-tool-name'
 import { readName } from './read-name'
 import { findTags } from './xml-tags'
-import { parsePartialJson } from '../../client/parse-partial-json'
-import { createTextBuffer } from '../../client/text-buffer'
+import { parsePartialJson } from '../parse-partial-json'
+import { createTextBuffer } from '../../text/text-buffer'
 
 /**
  * Reads, while it streams, a call that a model writes into content as named-parameter markup: a

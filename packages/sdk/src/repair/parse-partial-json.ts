@@ -1,7 +1,7 @@
-import { MAX_JSON_DEPTH } from '../repair/lenient-json'
+import { MAX_JSON_DEPTH } from './lenient-json'
 import { setOwn } from '../util/set-own'
 import { trimEndOf } from '../text/trim-end-of'
-import { createTextBuffer, type TextBuffer } from './text-buffer'
+import { createTextBuffer, type TextBuffer } from '../text/text-buffer'
 
 type Expect = 'key' | 'colon' | 'value' | 'comma'
 
