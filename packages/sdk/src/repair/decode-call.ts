@@ -1,7 +1,7 @@
 /**
  * The decode stage, a candidate's first: its arguments as a value ({@link decodeArguments}), its name
- * trimmed. Argument text that is no JSON and no `key=value` text of the named tool comes back as
- * {@link ArgumentText}, for the readers to try as a call written in text.
+ * trimmed. Argument text that is no JSON and no `key=value` text of the named tool comes back in
+ * {@link UnusableArguments}, for the readers to try as a call written in text.
  */
 import type { DroppedCall } from '../types'
 import { sanitizeValue } from './coerce'
@@ -21,15 +21,16 @@ export interface DecodedCall {
   dropped: DroppedCall[]
 }
 
-/** Argument text that is not JSON: maybe a call written as text; else `failure`. */
-export interface ArgumentText {
-  text: string
-  name: string | undefined
-  fixes: string[]
-  failure: Failure
+/**
+ * Arguments that cannot be used. With `text` (and the candidate's trimmed `name`): argument text that
+ * is not JSON, maybe a call written as text; the candidate's fixes are its own then, nothing was decoded.
+ */
+export interface UnusableArguments extends Failure {
+  text?: string
+  name?: string | undefined
 }
 
-export function decodeCall(raw: RawCall, context: Context): DecodedCall | ArgumentText | Failure {
+export function decodeCall(raw: RawCall, context: Context): DecodedCall | UnusableArguments {
   const fixes = [...raw.fixes]
   const name = typeof raw.name === 'string' && raw.name.trim() ? raw.name.trim() : undefined
   const decoded = readArgumentPairs(decodeArguments(raw.args, fixes), () => fieldsOf(name, context), fixes)
@@ -40,7 +41,7 @@ export function decodeCall(raw: RawCall, context: Context): DecodedCall | Argume
     return { rank: rank(), message: unclosedMessage(name) }
   }
   if ('unparseable' in decoded) {
-    return { text: decoded.unparseable, name, fixes, failure: { rank: rank(), message: `The arguments of "${name ?? 'the call'}" are not JSON: ${previewValue(decoded.unparseable)}.` } }
+    return { rank: rank(), message: `The arguments of "${name ?? 'the call'}" are not JSON: ${previewValue(decoded.unparseable)}.`, text: decoded.unparseable, name }
   }
   return { name, id: raw.id, args: sanitizeValue(decoded.value, fixes), fixes, dropped: [] }
 }

@@ -30,7 +30,8 @@ export function nativeCandidates(message: ChatResponseMessage, context: Context)
       // `arguments`, or whatever argument-shaped key the server used (`parameters`, `input`, `args` …).
       const raw = fn.arguments !== undefined ? fn.arguments : envelopeInput(fn as Record<string, unknown>, fieldsOf(fn.name, context))
       if (isPlainObject(raw)) fixes.push('object-arguments')
-      native.push({ ...(typeof fn.name === 'string' ? { name: fn.name } : {}), args: raw, ...(typeof call.id === 'string' && call.id ? { id: call.id } : {}), fixes })
+      // Absent keys as `undefined`: a candidate is internal, no stage tells the two apart.
+      native.push({ name: typeof fn.name === 'string' ? fn.name : undefined, args: raw, id: typeof call.id === 'string' && call.id ? call.id : undefined, fixes })
     }
   }
   // Content parts that are calls: Anthropic `tool_use`, Responses-API `function_call` (through proxies).
@@ -38,12 +39,12 @@ export function nativeCandidates(message: ChatResponseMessage, context: Context)
     for (const part of message.content) {
       if (!isPlainObject(part) || (part.type !== 'tool_use' && part.type !== 'function_call' && part.type !== 'tool_call') || typeof part.name !== 'string') continue
       const id = typeof part.id === 'string' && part.id ? part.id : typeof part.call_id === 'string' && part.call_id ? part.call_id : undefined
-      native.push({ name: part.name, args: part.input !== undefined ? part.input : part.arguments, ...(id ? { id } : {}), fixes: ['content-part-call'] })
+      native.push({ name: part.name, args: part.input !== undefined ? part.input : part.arguments, id, fixes: ['content-part-call'] })
     }
   }
   const legacy = message.function_call
   if (isPlainObject(legacy)) {
-    native.push({ ...(typeof legacy.name === 'string' ? { name: legacy.name } : {}), args: legacy.arguments, fixes: ['legacy-function-call'] })
+    native.push({ name: typeof legacy.name === 'string' ? legacy.name : undefined, args: legacy.arguments, fixes: ['legacy-function-call'] })
   }
   return native
 }
@@ -64,7 +65,7 @@ function fromExtracted(call: ExtractedCall, extra: readonly string[], before: st
   const fixes: string[] = []
   for (const code of [call.format, ...call.fixes, ...extra]) if (typeof code === 'string' && code) pushFix(fixes, code)
   if (call.reader) pushFix(fixes, `reader:${call.reader}`)
-  const raw: RawCall = { ...(typeof call.name === 'string' && call.name ? { name: call.name } : {}), args: call.args, fixes, before }
+  const raw: RawCall = { name: typeof call.name === 'string' && call.name ? call.name : undefined, args: call.args, fixes, before }
   if (!raw.name && call.calledName) raw.calledName = call.calledName
   // `scroll: {"down": true}`: the name written before unnamed JSON, if the JSON alone does not resolve.
   // Not for JSON that carries reflection: that is a macro input without its action, and a word in
@@ -100,8 +101,8 @@ const readCalls = (text: string, context: Context) =>
  * `"arguments": "scroll(down=True)"`: argument text that is no JSON but a call written as text, as a
  * new candidate (`inner`: not read again) — when it calls the tool the candidate named, or either names none.
  */
-export function callInArguments(text: string, name: string | undefined, fixes: readonly string[], raw: RawCall, context: Context): RawCall | undefined {
+export function callInArguments(text: string, name: string | undefined, raw: RawCall, context: Context): RawCall | undefined {
   const call = callInText(text, raw, context)
   if (!call || (call.name && name && findTool(call.name, context)?.toolName !== findTool(name, context)?.toolName)) return undefined
-  return { ...raw, name: call.name ?? name, args: call.args, fixes: [...fixes, call.format, ...call.fixes, ...(call.reader ? [`reader:${call.reader}`] : [])], inner: true }
+  return { ...raw, name: call.name ?? name, args: call.args, fixes: [...raw.fixes, call.format, ...call.fixes, ...(call.reader ? [`reader:${call.reader}`] : [])], inner: true }
 }

@@ -304,12 +304,11 @@ function pickFirst(raws: RawCall[], context: Context, tried: RawCall[]): RepairR
  */
 function resolveCall(raw: RawCall, context: Context): Success | Failure {
   const decoded = decodeCall(raw, context)
-  if ('text' in decoded) {
+  if ('rank' in decoded) {
     // `"arguments": "scroll(down=True)"`: a call written as text, taken when it is a call of this tool.
-    const written = callInArguments(decoded.text, decoded.name, decoded.fixes, raw, context)
-    return written ? resolveCall(written, context) : decoded.failure
+    const written = decoded.text !== undefined && callInArguments(decoded.text, decoded.name, raw, context)
+    return written ? resolveCall(written, context) : decoded
   }
-  if ('rank' in decoded) return decoded
   const envelope = envelopeReading(decoded, raw, context)
   if (envelope) {
     const outcome = resolveCall(envelope, context)

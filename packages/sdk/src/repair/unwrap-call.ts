@@ -84,7 +84,7 @@ export function envelopeReading({ name, id, args, fixes }: DecodedCall, raw: Raw
   if (name !== undefined || !isEnvelope(args) || envelopeName(args) === undefined || !isOwnInput(args, raw.calledName, context)) return undefined
   const [first] = unwrapEnvelope({ args, fixes: [] })
   if (first?.name === undefined || first.args === undefined || !findTool(first.name.trim(), context)) return undefined
-  return { ...first, fixes: [...fixes, ...first.fixes], ...(first.id ?? id ? { id: first.id ?? id } : {}), ...(raw.before ? { before: raw.before } : {}), ...(raw.inner ? { inner: true } : {}) }
+  return { ...first, fixes: [...fixes, ...first.fixes], id: first.id ?? id, before: raw.before || undefined, inner: raw.inner }
 }
 
 /**

@@ -212,11 +212,11 @@ export function unwrapEnvelope(call: RawCall, depth = 0): RawCall[] {
     const key = argumentKey(args)
     pushFix(fixes, 'unwrapped-envelope')
     const id = envelopeId(args) ?? call.id
-    const byRole = key !== undefined && !ARGUMENT_KEY.test(key) ? { byRole: { key, record: withoutName(args) } } : {}
+    const byRole = key !== undefined && !ARGUMENT_KEY.test(key) ? { key, record: withoutName(args) } : undefined
     // The envelope's own name names the call; what its argument key holds is the arguments, even when
     // they look like an envelope (`{"name": "get_age", "arguments": {"name": "John"}}`). Whether such
     // arguments are another layer is decided against the tool's fields (`resolveCall`), not here.
-    return [{ name, args: key ? args[key] : undefined, fixes, ...(id ? { id } : {}), ...byRole }]
+    return [{ name, args: key ? args[key] : undefined, fixes, id: id || undefined, byRole }]
   }
   const key = wrappedKey(args)!
   pushFix(fixes, 'unwrapped-envelope')
