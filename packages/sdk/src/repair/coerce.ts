@@ -5,6 +5,7 @@
  * ({@link coerceToSchema}) — the last step of the shape stage. Calls no stage.
  */
 import { InvokeError } from '../errors/invoke-error'
+import { pushFix } from './push-fix'
 
 /** Deepest nesting accepted in tool arguments; deeper input is refused, never walked. */
 export const MAX_ARGUMENT_DEPTH = 64
@@ -14,10 +15,7 @@ export type JsonSchemaNode = Record<string, unknown>
 
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
 
-/** Adds a fix code once, keeping first-seen order. */
-export function pushFix(fixes: string[], code: string): void {
-  if (!fixes.includes(code)) fixes.push(code)
-}
+export { pushFix } from './push-fix'
 
 /** A plain object (what JSON.parse makes), not an array, null, or a class instance. */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -32,7 +32,7 @@ export interface UnusableArguments extends Failure {
 
 export function decodeCall(raw: RawCall, context: Context): DecodedCall | UnusableArguments {
   const fixes = [...raw.fixes]
-  const name = typeof raw.name === 'string' && raw.name.trim() ? raw.name.trim() : undefined
+  const name = raw.name?.trim() || undefined
   const decoded = readArgumentPairs(decodeArguments(raw.args, fixes), () => fieldsOf(name, context), fixes)
   // Arguments of a known tool that cannot be read are invalid; of no tool, no call at all.
   const rank = () => (name && findTool(name, context) ? Rank.Invalid : Rank.NoTool)

@@ -1,6 +1,7 @@
 import { jsonrepair } from 'jsonrepair'
 import { isWordCode } from '../text/char-codes'
 import { trimEndOf } from '../text/trim-end-of'
+import { pushFix } from './push-fix'
 import { closesSingleQuotedString, isStrayQuote, opensSingleQuotedString } from './scan-json'
 
 /** Deepest nesting accepted from model text; deeper values are refused rather than parsed. */
@@ -30,17 +31,17 @@ function stripEdges(text: string, fixes: string[]): string {
     const leading = LEADING_TOKEN.exec(body)
     if (leading) {
       body = body.slice(leading[0].length)
-      pushOnce(fixes, 'stripped-special-tokens')
+      pushFix(fixes, 'stripped-special-tokens')
     }
     const trailing = TRAILING_TOKEN.exec(body.length > 256 ? body.slice(-256) : body)
     if (trailing) {
       body = body.slice(0, body.length - trailing[0].length).trimEnd()
-      pushOnce(fixes, 'stripped-special-tokens')
+      pushFix(fixes, 'stripped-special-tokens')
     }
     const prefix = LEADING_PREFIX.exec(body)
     if (prefix && prefix[0].length > 0) {
       body = body.slice(prefix[0].length).trimStart()
-      pushOnce(fixes, 'json-prefix')
+      pushFix(fixes, 'json-prefix')
       body = withoutClosingFence(body)
     }
     if (body === before) break
@@ -55,10 +56,6 @@ function withoutClosingFence(body: string): string {
   let kept = trimEndOf(trimmed.slice(0, -3), ' \t')
   if (kept.endsWith('\n')) kept = kept.slice(0, -1)
   return kept.endsWith('\r') ? kept.slice(0, -1) : kept
-}
-
-function pushOnce(fixes: string[], code: string) {
-  if (!fixes.includes(code)) fixes.push(code)
 }
 
 interface Measure {
@@ -262,7 +259,7 @@ export function parseLenientJson(text: string): LenientJsonResult | undefined {
 
   const python = normalizePython(body)
   if (python.changed) {
-    pushOnce(fixes, 'python-literals')
+    pushFix(fixes, 'python-literals')
     body = python.text
     const strict = parseStrict(body)
     if (strict) return { value: strict.value, fixes }
@@ -273,7 +270,7 @@ export function parseLenientJson(text: string): LenientJsonResult | undefined {
   try {
     const repaired = jsonrepair(body)
     const value: unknown = JSON.parse(repaired)
-    pushOnce(fixes, 'lenient-json')
+    pushFix(fixes, 'lenient-json')
     return { value, fixes }
   } catch {
     return undefined

@@ -21,13 +21,14 @@
  * - The text is then typed by the field's schema ({@link decodeArgument}): a string field gets the text
  *   as is. DSML's `string="true"` marks the text as the string itself; `string="false"` as JSON.
  */
+import { isRecord } from '../../util/is-record'
 import { setOwn } from '../../util/set-own'
 import { parseLenientJson } from '../lenient-json'
 import { cleanToolName } from '../match-tool-name'
 import type { Reader } from '../reader'
 import { createMarkupPreview } from '../reading/create-markup-preview'
 import { decodeArgument } from '../reading/decode-value'
-import { isPlainTree, readElementTree } from '../reading/element-tree'
+import { readElementTree } from '../reading/element-tree'
 import { readJsonBody } from '../reading/json-body'
 import { MAX_CALLS } from '../reading/limits'
 import { addFound, readAlone, type BuiltInReader, type ExtractionContext } from '../reading/reading-context'
@@ -127,7 +128,7 @@ export function recognizeXmlCalls(context: ExtractionContext): void {
         // Elements of any name as the parameters: `<action name="scroll"><down>true</down></action>`.
         else if (rest.startsWith('<') && rest.endsWith('>')) {
           const tree = readElementTree(text, text.indexOf('<', tag.end), bodyEnd, fixes)
-          treeBody = isPlainTree(tree)
+          treeBody = isRecord(tree)
           if (treeBody) value = tree
         }
       }

@@ -5,6 +5,7 @@
  * without a schema. Used by the xml-tree reader and by xml-call for a call whose body is elements of
  * any name; `toObject` also builds MiniMax M3's objects.
  */
+import { isRecord } from '../../util/is-record'
 import { setOwn } from '../../util/set-own'
 import { decodeValue } from './decode-value'
 import { ON_OWN_LINE, valueText } from './xml-value-text'
@@ -63,18 +64,15 @@ export function readElementTree(text: string, from: number, to: number, fixes: s
   if (stack.length !== 1 || root.children.length === 0) return undefined
   let children = root.children
   // `<function_calls><invoke>…</invoke></function_calls>`: the lone call element is the call.
-  while (children.length === 1 && isPlainTree(children[0]![1]) && (WRAPPER_TAGS.has(children[0]![0].toLowerCase()) || CALL_TAG_HINT.test(children[0]![0].toLowerCase()))) {
+  while (children.length === 1 && isRecord(children[0]![1]) && (WRAPPER_TAGS.has(children[0]![0].toLowerCase()) || CALL_TAG_HINT.test(children[0]![0].toLowerCase()))) {
     children = Object.entries(children[0]![1] as Record<string, unknown>)
   }
   // Several call elements side by side are several calls.
-  if (children.length > 1 && children.every(([key, value]) => key === children[0]![0] && isPlainTree(value)) && CALL_TAG_HINT.test(children[0]![0].toLowerCase())) {
+  if (children.length > 1 && children.every(([key, value]) => key === children[0]![0] && isRecord(value)) && CALL_TAG_HINT.test(children[0]![0].toLowerCase())) {
     return children.map(([, value]) => value)
   }
   return toObject(children)
 }
-
-/** Whether a value read from an element tree is an object (not text, not a list). */
-export const isPlainTree = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** Children as an object; a repeated element becomes an array. Keys are set as own data properties. */
 export function toObject(children: ReadonlyArray<[string, unknown]>): Record<string, unknown> {
