@@ -104,5 +104,8 @@ const readCalls = (text: string, context: Context) =>
 export function callInArguments(text: string, name: string | undefined, raw: RawCall, context: Context): RawCall | undefined {
   const call = callInText(text, raw, context)
   if (!call || (call.name && name && findTool(call.name, context)?.toolName !== findTool(name, context)?.toolName)) return undefined
-  return { ...raw, name: call.name ?? name, args: call.args, fixes: [...raw.fixes, call.format, ...call.fixes, ...(call.reader ? [`reader:${call.reader}`] : [])], inner: true }
+  return { ...raw, name: call.name ?? name, args: call.args, fixes: [...raw.fixes, ...foundFixes(call)], inner: true }
 }
+
+/** The fixes of a call read from text: its format, the reader's own, and `reader:<name>` when a reader is named. */
+export const foundFixes = (call: ExtractedCall): string[] => [call.format, ...call.fixes, ...(call.reader ? [`reader:${call.reader}`] : [])]

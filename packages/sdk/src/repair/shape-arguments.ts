@@ -13,6 +13,7 @@ import { availableList } from './describe-issue'
 import { Rank, type Context, type Failure } from './repair-context'
 import type { ResolvedCall } from './resolve-tool'
 import { fieldNames, safeJsonSchema } from './safe-json-schema'
+import { foundFixes } from './read-candidates'
 import { liftLabelledReflection, shapeMacroInput } from './shape-macro-input'
 import { unwrapArgumentLayers } from './unwrap'
 
@@ -52,7 +53,7 @@ export function coerceArguments(call: ShapedCall, action: ExtractedCall | undefi
   const { tool, toolName, schema, fixes, dropped } = call
   let { args } = call
   if (action) {
-    for (const code of [action.format, ...action.fixes, action.reader && `reader:${action.reader}`]) if (code) pushFix(fixes, code)
+    for (const code of foundFixes(action)) if (code) pushFix(fixes, code)
     const shell = args as Record<string, unknown>
     shell.action = action.name ? { [action.name]: action.args } : action.args
     args = (shapeMacroInput(shell, tool.macro!, toolName, fixes, dropped) as { args: unknown }).args
