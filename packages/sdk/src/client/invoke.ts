@@ -1,21 +1,22 @@
 // The attempt loop of a step: send, read, adapt to a refusal and send again, recover a failed
 // generation, complete; what a failed attempt leaves on its error (evidence, usage, a reask).
 
+// Imports in the order that bundles smallest: module order moves the gzip size (node scripts/check-size.mjs).
+import { completeStep } from './complete-step'
 import { refusesTools } from '../errors/classify-http'
 import { errorMessage, InvokeError, isAbortError, isInvokeError } from '../errors/invoke-error'
 import { isPlainObject } from '../repair/coerce'
-import { abortReason } from '../retry/with-retry'
-import type { ChatResponse } from '../types'
 import { isRecord } from '../util/is-record'
-import type { StepState } from './client-state'
-import { completeStep } from './complete-step'
-import type { AttemptDetail, InvokeResult } from './invoke-result'
-import { normalizeUsage, sumUsage } from './normalize-usage'
-import { adaptToRejection, patchBody } from './prepare-step'
-import { noteLearned } from './profile'
+import { abortReason } from '../retry/with-retry'
 import { isReaskable, reaskMessages } from './reask'
+import { normalizeUsage, sumUsage } from './normalize-usage'
+import { noteLearned } from './profile'
+import { adaptToRejection, patchBody } from './prepare-step'
 import { sendRequest, type SentRequest } from './send-request'
 import { emitResponse } from './step-events'
+import type { ChatResponse } from '../types'
+import type { StepState } from './client-state'
+import type { AttemptDetail, InvokeResult } from './invoke-result'
 
 /**
  * The model's raw output carried by an error (Groq's 400 `tool_use_failed` with
