@@ -1,22 +1,23 @@
 // The request of one step: built from the messages and tools, patched by the adapters, the changes
 // learnt from the endpoint and the caller's transform, and rebuilt when a rejection teaches one.
 
-import type { AdapterContext } from '../adapters/types'
+// Imports in the order that bundles smallest: module order moves the gzip size (node scripts/check-size.mjs).
 import { runHook } from '../adapters/run-hook'
 import { errorMessage, InvokeError, isInvokeError } from '../errors/invoke-error'
-import type { ToolSet } from '../tool/types'
-import type { ChatMessage, ChatRequest } from '../types'
 import { applyFieldChange, changedFields, describeFieldChange, findFieldChanges, instructToCall, snapshotFields } from './adapt-to-rejected-field'
 import { learnMessageFields, sendMessageFields } from './adapt-to-message-field'
 import { assertInvokeInput, buildRequest } from './build-request'
-import type { ClientState, InvokeOptions, StepState } from './client-state'
-import { checkCallOptions } from './config'
-import { DEFAULT_DEADLINE_MS } from './deadline'
-import type { AttemptDetail } from './invoke-result'
-import { noteLearned } from './profile'
 import { hermesPrompt, toPromptBody } from './prompt-mode'
+import { DEFAULT_DEADLINE_MS } from './deadline'
+import { noteLearned } from './profile'
 import { redact } from './redact'
 import { newCallId } from './step-events'
+import { checkCallOptions } from './config'
+import type { AdapterContext } from '../adapters/types'
+import type { ToolSet } from '../tool/types'
+import type { ChatMessage, ChatRequest } from '../types'
+import type { ClientState, InvokeOptions, StepState } from './client-state'
+import type { AttemptDetail } from './invoke-result'
 
 /** Builds and patches the request of one step; throws `config_error` for bad input or a failing hook. */
 export function prepareStep(client: ClientState, messages: ChatMessage[], tools: ToolSet, given: InvokeOptions | undefined, stream: boolean): StepState {
