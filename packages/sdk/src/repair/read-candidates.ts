@@ -8,6 +8,7 @@
  */
 import type { ChatResponseMessage, ChatToolCall } from '../types'
 import { isPlainObject, pushFix } from './coerce'
+import { foundFixes } from './push-fix'
 import { readCalls as readCallsWith, type ExtractedCall } from './extract-calls'
 import { fieldsOf, findTool, targetOf, type Context } from './repair-context'
 import { safeJsonSchema } from './safe-json-schema'
@@ -106,6 +107,3 @@ export function callInArguments(text: string, name: string | undefined, raw: Raw
   if (!call || (call.name && name && findTool(call.name, context)?.toolName !== findTool(name, context)?.toolName)) return undefined
   return { ...raw, name: call.name ?? name, args: call.args, fixes: [...raw.fixes, ...foundFixes(call)], inner: true }
 }
-
-/** The fixes of a call read from text: its format, the reader's own, and `reader:<name>` when a reader is named. */
-export const foundFixes = (call: ExtractedCall): string[] => [call.format, ...call.fixes, ...(call.reader ? [`reader:${call.reader}`] : [])]

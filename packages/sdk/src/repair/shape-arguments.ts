@@ -13,7 +13,7 @@ import { availableList } from './describe-issue'
 import { Rank, type Context, type Failure } from './repair-context'
 import type { ResolvedCall } from './resolve-tool'
 import { fieldNames, safeJsonSchema } from './safe-json-schema'
-import { foundFixes } from './read-candidates'
+import { foundFixes } from './push-fix'
 import { liftLabelledReflection, shapeMacroInput } from './shape-macro-input'
 import { unwrapArgumentLayers } from './unwrap'
 
