@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startScriptedServer, type ScriptedServer } from '@wildcall/sdk/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runScript } from './run-script'
 
 // The sample output in packages/cli/README.md is what the built CLI prints: each block after a
 // `<!-- cli-sample: NAME … -->` marker starts with the command (`$ …`), and the rest is compared with
@@ -29,21 +29,8 @@ function normalize(output: string): string {
   return output.replace(/\b\d+ ms\b/g, 'N ms').replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT')
 }
 
-/** Runs the built CLI (asynchronously: the server lives in this process and must keep answering). */
-function wildcall(args: string[], stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const env = { ...process.env }
-    for (const name of ['WILDCALL_BASE_URL', 'WILDCALL_MODEL', 'WILDCALL_API_KEY']) delete env[name]
-    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk) => (stdout += chunk))
-    child.stderr.on('data', (chunk) => (stderr += chunk))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-    child.stdin.end(stdin)
-  })
-}
+/** Runs the built CLI (its server lives in this process and keeps answering). */
+const wildcall = (args: string[], stdin = '') => runScript(CLI, { args, stdin })
 
 /** The arguments after `wildcall` in a sample command (plain words: the samples quote nothing there). */
 function argumentsOf(command: string): string[] {

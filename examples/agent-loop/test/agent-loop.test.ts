@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 // What `npm start` runs (after the build): a plain Node script importing the built packages.
 const MAIN = fileURLToPath(new URL('../src/main.js', import.meta.url))
 
-const runDemo = (env: Record<string, string> = {}) => runScript(MAIN, env)
+const runDemo = (env: Record<string, string> = {}) => runScript(MAIN, { env })
 
 describe('examples/agent-loop (npm start)', { timeout: 60_000 }, () => {
   it('should run the loop against its scripted server, say so, and print each step, the fixes and a summary', async () => {

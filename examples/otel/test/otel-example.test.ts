@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 // What `npm start` runs in examples/otel: a plain Node script importing the built packages.
 const MAIN = fileURLToPath(new URL('../src/main.js', import.meta.url))
 
-const runExample = () => runScript(MAIN, { OTEL_SEMCONV_STABILITY_OPT_IN: undefined })
+const runExample = () => runScript(MAIN, { env: { OTEL_SEMCONV_STABILITY_OPT_IN: undefined } })
 
 describe('examples/otel (npm start)', { timeout: 60_000 }, () => {
   it('should print the steps and their spans and metrics with the console exporters', async () => {

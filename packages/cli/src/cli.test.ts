@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -6,32 +5,14 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { contentResponse, sseChunks, startScriptedServer, toolCallResponse, type ScriptedServer } from '@wildcall/sdk/testing'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { runScript } from '../../../test/run-script'
 
 // The built command, as `npx wildcall` runs it (npm test builds every package first).
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
 const API_KEY = 'sk-test-0123456789abcdef'
 
-interface Run {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-/** Spawns the CLI asynchronously: the scripted server lives in this process and must keep answering. */
-function wildcall(args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const env = { ...process.env, ...options.env }
-    for (const name of ['WILDCALL_BASE_URL', 'WILDCALL_MODEL', 'WILDCALL_API_KEY']) if (!options.env?.[name]) delete env[name]
-    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk) => (stdout += chunk))
-    child.stderr.on('data', (chunk) => (stderr += chunk))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-    child.stdin.end(options.stdin ?? '')
-  })
-}
+/** Runs the built CLI with `args` (its server lives in this process and keeps answering). */
+const wildcall = (args: string[], options: { stdin?: string; env?: Record<string, string> } = {}) => runScript(CLI, { args, ...options })
 
 const STEP = {
   evaluation_previous_goal: 'Nothing done yet.',
