@@ -8,8 +8,12 @@ import { isTruncatedJson, parseKeyValueText, parseLenientJson } from './lenient-
 
 export type Decoded = { value: unknown } | { unclosed: true } | { unparseable: string }
 
-/** Arguments as a value: JSON text parsed (leniently when needed, any number of times), empty as `{}`. */
-export function decodeArguments(raw: unknown, fixes: string[]): Decoded {
+/**
+ * Arguments as a value: JSON text parsed (leniently when needed, any number of times), empty as `{}`.
+ * With `fields` (the named tool's, looked up only when needed), text that is no JSON — `"down=true"`,
+ * `"index: 3, text: hi"` — becomes an object when every key is one of them.
+ */
+export function decodeArguments(raw: unknown, fixes: string[], fields?: () => ReadonlySet<string>): Decoded {
   if (raw === undefined || raw === null) {
     pushFix(fixes, 'empty-arguments')
     return { value: {} }
@@ -33,7 +37,7 @@ export function decodeArguments(raw: unknown, fixes: string[]): Decoded {
       const lenient = parseLenientJson(text)
       if (lenient === undefined) {
         if (round > 0) return { value: text }
-        return isTruncatedJson(text) ? { unclosed: true } : { unparseable: text }
+        return isTruncatedJson(text) ? { unclosed: true } : argumentPairs(text, fields, fixes)
       }
       for (const code of lenient.fixes) pushFix(fixes, code)
       parsed = lenient.value
@@ -50,14 +54,10 @@ export function decodeArguments(raw: unknown, fixes: string[]): Decoded {
   return { value }
 }
 
-/**
- * `"down=true"` or `"index: 3, text: hi"` as arguments: text that is no JSON becomes an object when
- * every key is one of `fields` (of the tool named, looked up only then); anything else stays as decoded.
- */
-export function readArgumentPairs(decoded: Decoded, fields: () => ReadonlySet<string>, fixes: string[]): Decoded {
-  if (!('unparseable' in decoded)) return decoded
-  const pairs = parseKeyValueText(decoded.unparseable, fields())
-  if (!pairs) return decoded
+/** Text that is no JSON as an object of `fields` (`argument-pairs`), else unparseable. */
+function argumentPairs(text: string, fields: (() => ReadonlySet<string>) | undefined, fixes: string[]): Decoded {
+  const pairs = fields && parseKeyValueText(text, fields())
+  if (!pairs) return { unparseable: text }
   pushFix(fixes, 'argument-pairs')
   return { value: pairs }
 }

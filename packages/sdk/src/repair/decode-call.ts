@@ -5,7 +5,7 @@
  */
 import type { DroppedCall } from '../types'
 import { sanitizeValue } from './coerce'
-import { decodeArguments, readArgumentPairs } from './decode-arguments'
+import { decodeArguments } from './decode-arguments'
 import { previewValue, unclosedMessage } from './describe-issue'
 import { fieldsOf, findTool, Rank, type Context, type Failure } from './repair-context'
 import type { RawCall } from './unwrap'
@@ -33,7 +33,7 @@ export interface UnusableArguments extends Failure {
 export function decodeCall(raw: RawCall, context: Context): DecodedCall | UnusableArguments {
   const fixes = [...raw.fixes]
   const name = raw.name?.trim() || undefined
-  const decoded = readArgumentPairs(decodeArguments(raw.args, fixes), () => fieldsOf(name, context), fixes)
+  const decoded = decodeArguments(raw.args, fixes, () => fieldsOf(name, context))
   // Arguments of a known tool that cannot be read are invalid; of no tool, no call at all.
   const rank = () => (name && findTool(name, context) ? Rank.Invalid : Rank.NoTool)
   if ('unclosed' in decoded) {

@@ -7,7 +7,7 @@
  */
 import { isPlainObject, pushFix, sanitizeValue } from './coerce'
 import type { DecodedCall } from './decode-call'
-import { decodeArguments, readArgumentPairs } from './decode-arguments'
+import { decodeArguments } from './decode-arguments'
 import { unclosedMessage } from './describe-issue'
 import { discriminatedCall, fieldsOf, findTool, isOwnInput, Rank, toolKeyOf, type Context, type Failure } from './repair-context'
 import { droppedOf, envelopeName, isCallList, isEnvelope, unwrapEnvelope, type RawCall } from './unwrap'
@@ -107,7 +107,7 @@ export function unwrapLayers(call: DecodedCall, raw: RawCall, context: Context):
     for (const code of first.fixes) pushFix(fixes, code)
     if (first.name !== undefined) name = first.name.trim()
     if (first.id) id = first.id
-    const innerDecoded = readArgumentPairs(decodeArguments(first.args, fixes), () => fieldsOf(name, context), fixes)
+    const innerDecoded = decodeArguments(first.args, fixes, () => fieldsOf(name, context))
     if (!('value' in innerDecoded)) {
       return { rank: Rank.Invalid, message: 'unclosed' in innerDecoded ? unclosedMessage(name) : `The arguments of "${name ?? 'the call'}" are not usable JSON.` }
     }
