@@ -1,9 +1,9 @@
-import { z } from 'zod'
 import { toPromptBody, type PromptForm } from '../client/prompt-mode'
 import { builtInReaders } from '../repair/extract-calls'
 import type { Reader } from '../repair/reader'
 import { repairWithReaders } from '../repair/repair-tool-call'
 import { defineTool } from '../tool/define-tool'
+import { jsonSchema } from '../tool/json-schema'
 import { toolDefinition } from '../client/build-request'
 import type { ToolSet } from '../tool/types'
 import { ensure, ensureEqual } from './check'
@@ -14,16 +14,20 @@ import { ensure, ensureEqual } from './check'
 const promptTools: ToolSet = {
   fill_form: defineTool({
     description: 'Fill in a form',
-    inputSchema: z.object({
-      text: z.string(),
-      count: z.number().int(),
-      ratio: z.number().optional(),
-      flag: z.boolean(),
-      tags: z.array(z.string()).optional(),
-      address: z.object({ street: z.string(), zip: z.string() }).optional(),
+    inputSchema: jsonSchema({
+      type: 'object',
+      properties: {
+        text: { type: 'string' },
+        count: { type: 'integer' },
+        ratio: { type: 'number' },
+        flag: { type: 'boolean' },
+        tags: { type: 'array', items: { type: 'string' } },
+        address: { type: 'object', properties: { street: { type: 'string' }, zip: { type: 'string' } }, required: ['street', 'zip'] },
+      },
+      required: ['text', 'count', 'flag'],
     }),
   }),
-  done: defineTool({ description: 'Finish the task', inputSchema: z.object({ text: z.string() }) }),
+  done: defineTool({ description: 'Finish the task', inputSchema: jsonSchema({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }) }),
 }
 
 const PROMPT_CALLS: Array<{ name: string; args: Record<string, unknown> }> = [

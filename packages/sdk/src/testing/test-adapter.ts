@@ -1,4 +1,3 @@
-import { z } from 'zod'
 import { assertAdapter } from '../adapters/define-adapter'
 import { normalizeModelName } from '../adapters/normalize-model-name'
 import { createAdapterRegistry, resolveAdapters } from '../adapters/registry'
@@ -9,6 +8,7 @@ import { createClient } from '../client/create-client'
 import { resolveEndpoint } from '../client/resolve-endpoint'
 import { isInvokeError, type InvokeErrorType } from '../errors/invoke-error'
 import { defineTool } from '../tool/define-tool'
+import { jsonSchema } from '../tool/json-schema'
 import type { ChatMessage, ChatRequest, ChatResponse } from '../types'
 import type { FinishClass } from '../errors/classify-finish'
 import type { ToolSet } from '../tool/types'
@@ -81,17 +81,18 @@ const UNRELATED_MODELS = ['gpt-4.1', 'llama-3.3-70b']
  * request patches and response repairs meet the usual schema shapes.
  */
 export const kitTools: ToolSet = {
+  // Plain JSON Schema, not zod: the kit runs in an adapter package that has no schema library.
   scroll: defineTool({
     description: 'Scroll the page',
-    inputSchema: z.object({ down: z.boolean(), num_pages: z.number().optional() }),
+    inputSchema: jsonSchema({ type: 'object', properties: { down: { type: 'boolean' }, num_pages: { type: 'number' } }, required: ['down'] }),
   }),
   input_text: defineTool({
     description: 'Type text into the element with this index',
-    inputSchema: z.object({ index: z.number().int(), text: z.string() }),
+    inputSchema: jsonSchema({ type: 'object', properties: { index: { type: 'integer' }, text: { type: 'string' } }, required: ['index', 'text'] }),
   }),
   done: defineTool({
     description: 'Finish the task',
-    inputSchema: z.object({ text: z.string() }),
+    inputSchema: jsonSchema({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }),
   }),
 }
 
