@@ -13,11 +13,19 @@ testAdapter(acmeAdapter(), {
   rejects: ['acmeish-1', { model: 'house-model', baseURL: 'https://api.notacme.test/v1' }],
   requests: [
     {
-      name: 'drops parallel_tool_calls, turns a named tool_choice into required, turns reasoning off',
+      name: "on Acme's API: drops parallel_tool_calls, turns a named tool_choice into required, turns reasoning off",
       model: 'acme-2-flash',
+      baseURL: 'https://api.acme.test/v1',
       toolChoiceName: 'done',
       after: { tool_choice: 'required', reasoning: 'off' },
       absent: ['parallel_tool_calls'],
+    },
+    {
+      name: 'elsewhere (OpenRouter): only the model quirk, reasoning off',
+      model: 'acme/acme-2-flash',
+      baseURL: 'https://openrouter.ai/api/v1',
+      toolChoiceName: 'done',
+      after: { tool_choice: { type: 'function', function: { name: 'done' } }, parallel_tool_calls: false, reasoning: 'off' },
     },
     { name: 'keeps a reasoning setting another adapter made', model: 'acme-2', before: { reasoning: 'on' }, after: { reasoning: 'on' } },
     { name: 'leaves other families alone', model: 'gpt-4.1', after: { parallel_tool_calls: false }, absent: ['reasoning'] },
@@ -72,8 +80,8 @@ describe('acmeAdapter registered at run time', () => {
       expect(result.toolResult).toBe('typed into 3')
       expect(executed).toEqual([{ index: 3, text: 'acme anvils' }])
       const sent = server.requests[0]!.body
-      expect(sent).toMatchObject({ model: 'acme/Acme-2-Flash', tool_choice: 'required', reasoning: 'off' })
-      expect(sent).not.toHaveProperty('parallel_tool_calls')
+      // A local server is not Acme's API: the model quirk applies, the provider's patches do not.
+      expect(sent).toMatchObject({ model: 'acme/Acme-2-Flash', tool_choice: { type: 'function', function: { name: 'input_text' } }, parallel_tool_calls: false, reasoning: 'off' })
     } finally {
       unregister()
     }

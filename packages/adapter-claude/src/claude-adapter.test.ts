@@ -12,6 +12,8 @@ import toolUseBlocks from './__fixtures__/claude-tool-use-blocks.json'
 import { claudeAdapter } from './claude-adapter'
 
 testAdapter(claudeAdapter(), {
+  // Claude's tool_choice forms are the model's wherever it is served (Anthropic, Bedrock, Vertex): not one host's.
+  modelQuirks: ['tool_choice'],
   matches: ['claude-sonnet-4-5', 'claude-opus-4-1-20250805', 'claude-3-5-haiku-latest', 'claude-haiku-4.5', { model: 'anthropic/claude-sonnet-4.5', baseURL: 'https://openrouter.ai/api/v1' }],
   rejects: ['gpt-4.1', 'gemini-2.5-pro', 'qwen3-max'],
   requests: [

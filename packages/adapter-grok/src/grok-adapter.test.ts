@@ -18,7 +18,7 @@ testAdapter(grokAdapter(), {
     { name: 'grok-3: no reasoning_effort', model: 'grok-3', absent: ['reasoning_effort'] },
   ],
   responses: [
-    { name: 'a parsed call with reasoning_content', model: 'grok-code-fast-1', response: toolCall, expected: { name: 'scroll', args: { down: true } } },
+    { name: 'a parsed call with reasoning_content', model: 'grok-code-fast-1', response: toolCall, expected: { name: 'scroll', args: { down: true } }, notEchoed: ['reasoning_content'] },
     { name: 'maximum prompt length (error as a string)', model: 'grok-4', status: 400, response: promptTooLong, expected: { error: 'context_length' } },
     { name: '403 team without credits is quota_exceeded', model: 'grok-4', status: 403, response: noCredits, expected: { error: 'quota_exceeded' } },
     { name: '400 Incorrect API key is auth_error', model: 'grok-4', status: 400, response: incorrectApiKey, expected: { error: 'auth_error' } },

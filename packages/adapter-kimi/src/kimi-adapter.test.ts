@@ -10,6 +10,8 @@ import toolCall from './__fixtures__/kimi-tool-call.json'
 import { kimiAdapter } from './kimi-adapter'
 
 testAdapter(kimiAdapter(), {
+  // Kimi K3 refuses parallel_tool_calls and a named tool_choice wherever it runs.
+  modelQuirks: ['parallel_tool_calls', 'tool_choice'],
   matches: ['moonshotai/Kimi-K2-Instruct', 'kimi-k3', 'kimi-k2.5', 'kimi-for-coding', { model: 'moonshotai/kimi-k2-thinking', baseURL: 'https://openrouter.ai/api/v1' }],
   rejects: ['moonshot-v1-8k', 'qwen3-max', 'glm-4.6'],
   requests: [

@@ -35,6 +35,8 @@ const untouched = (model: string): AdapterRequestCase => ({
 })
 
 testAdapter(openaiAdapter(), {
+  // OpenAI's reasoning models refuse temperature and parallel_tool_calls wherever they are served (OpenAI, Azure, OpenRouter).
+  modelQuirks: ['temperature', 'parallel_tool_calls'],
   // The default adapter runs last for every model, but matches (and is reported for) GPTs only.
   matches: ['gpt-4.1', 'openai/GPT-5.2-chat', 'chatgpt-4o-latest', 'o3-mini', 'o1', { model: 'openai/gpt-5-mini', baseURL: 'https://openrouter.ai/api/v1' }],
   rejects: ['llama-3.3-70b', 'Qwen/Qwen3-Max', 'gpt-oss-120b', 'olmo-2-13b', 'openchat-3.5', { model: 'anthropic/claude-sonnet-4.5', baseURL: 'https://openrouter.ai/api/v1' }],

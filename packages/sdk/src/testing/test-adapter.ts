@@ -1,23 +1,19 @@
 import { assertAdapter } from '../adapters/define-adapter'
-import { normalizeModelName } from '../adapters/normalize-model-name'
-import { createAdapterRegistry, resolveAdapters } from '../adapters/registry'
+import { createAdapterRegistry } from '../adapters/registry'
 import { runHook } from '../adapters/run-hook'
-import type { Adapter, AdapterContext, MatchContext } from '../adapters/types'
+import type { Adapter } from '../adapters/types'
 import { buildRequest, toolDefinition } from '../client/build-request'
 import { createClient } from '../client/create-client'
-import { resolveEndpoint } from '../client/resolve-endpoint'
 import { isInvokeError, type InvokeErrorType } from '../errors/invoke-error'
-import { defineTool } from '../tool/define-tool'
-import { jsonSchema } from '../tool/json-schema'
-import type { ChatMessage, ChatRequest, ChatResponse } from '../types'
+import type { ChatRequest, ChatResponse } from '../types'
 import type { FinishClass } from '../errors/classify-finish'
 import type { ToolSet } from '../tool/types'
 import { ensure, ensureEqual, ensureSubset } from './check'
+import { adapterContextOf, DEFAULT_BASE_URL, kitMessages, kitTools, label, patchOnce, sameTarget, snapshot, toTarget, type AdapterTestTarget } from './kit-fixtures'
+import { checkEchoFields, checkSampleEcho } from './check-echo'
+import { checkForeignHosts, checkSharedHosts, checkUserTemperature } from './check-hosts'
 import { checkPromptForm } from './check-prompt-form'
 import { contentResponse, toolCallResponse } from './scripted-server'
-
-/** A model name (on `https://api.example.com/v1`), or a model on a given base URL. */
-export type AdapterTestTarget = string | { model: string; baseURL: string }
 
 /** One request case of {@link testAdapter}. */
 export interface AdapterRequestCase {
@@ -49,6 +45,11 @@ export interface AdapterResponseCase {
   toolChoiceName?: string
   /** The call `invoke` must resolve with (name and validated args), or the error type it must throw. */
   expected: { name: string; args: unknown } | { error: InvokeErrorType }
+  /**
+   * Provider fields of the answer's message (or its tool call) that the next request need not send
+   * back. Every other one must come back in the history: declare it in the adapter's `echoFields`.
+   */
+  notEchoed?: string[]
 }
 
 /** One finish-reason case of {@link testAdapter}. */
@@ -68,84 +69,21 @@ export interface AdapterTestOptions {
   requests?: AdapterRequestCase[]
   responses?: AdapterResponseCase[]
   finishes?: AdapterFinishCase[]
+  /**
+   * Top-level request fields wildcall sends that `patchRequest` changes for the adapter's models on
+   * every host, because the model needs it wherever it runs (a `tool_choice` form its thinking mode
+   * refuses, say). Any other change to `tool_choice`, `parallel_tool_calls`, `tools`, `temperature`
+   * … on a host the adapter does not claim fails the kit: a provider's API quirk tests `context.host`.
+   */
+  modelQuirks?: string[]
 }
 
-const DEFAULT_BASE_URL = 'https://api.example.com/v1'
+export type { AdapterTestTarget }
+
 const FINISH_CLASSES: ReadonlySet<string> = new Set<FinishClass>(['ok', 'truncated', 'filtered', 'malformed', 'server_error', 'unknown'])
 const FINISH_REASONS: ReadonlyArray<string | null | undefined> = ['tool_calls', 'stop', 'length', 'content_filter', 'eos', null, undefined, '', 'weird', 'constructor', '__proto__', 'toString']
 /** Models no family adapter has any business matching on a neutral host. */
 const UNRELATED_MODELS = ['gpt-4.1', 'llama-3.3-70b']
-
-/**
- * The kit's default tools: small, with a boolean, an optional number, an integer and strings, so
- * request patches and response repairs meet the usual schema shapes.
- */
-export const kitTools: ToolSet = {
-  // Plain JSON Schema, not zod: the kit runs in an adapter package that has no schema library.
-  scroll: defineTool({
-    description: 'Scroll the page',
-    inputSchema: jsonSchema({ type: 'object', properties: { down: { type: 'boolean' }, num_pages: { type: 'number' } }, required: ['down'] }),
-  }),
-  input_text: defineTool({
-    description: 'Type text into the element with this index',
-    inputSchema: jsonSchema({ type: 'object', properties: { index: { type: 'integer' }, text: { type: 'string' } }, required: ['index', 'text'] }),
-  }),
-  done: defineTool({
-    description: 'Finish the task',
-    inputSchema: jsonSchema({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }),
-  }),
-}
-
-/** A short agent history: system, user, an assistant call with reasoning, its tool result. */
-function kitMessages(): ChatMessage[] {
-  return [
-    { role: 'system', content: 'You are a browser agent. Call exactly one tool.' },
-    { role: 'user', content: 'Scroll down, then finish.' },
-    {
-      role: 'assistant',
-      content: null,
-      reasoning_content: 'The page is long; scroll first.',
-      tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'scroll', arguments: '{"down":true}' } }],
-    },
-    { role: 'tool', tool_call_id: 'call_1', content: 'Scrolled one page.' },
-  ]
-}
-
-function toTarget(target: AdapterTestTarget): { model: string; baseURL: string } {
-  return typeof target === 'string' ? { model: target, baseURL: DEFAULT_BASE_URL } : target
-}
-
-function label(target: AdapterTestTarget): string {
-  const { model, baseURL } = toTarget(target)
-  return baseURL === DEFAULT_BASE_URL ? `"${model}"` : `"${model}" on ${baseURL}`
-}
-
-function sameTarget(a: AdapterTestTarget, b: AdapterTestTarget): boolean {
-  const x = toTarget(a)
-  const y = toTarget(b)
-  return normalizeModelName(x.model) === normalizeModelName(y.model) && new URL(x.baseURL).host === new URL(y.baseURL).host
-}
-
-/** The match context `createClient` computes for a model and base URL. */
-function matchContextOf(target: AdapterTestTarget): MatchContext {
-  const { model, baseURL } = toTarget(target)
-  const endpoint = resolveEndpoint(baseURL)
-  return { model, modelId: normalizeModelName(model), baseURL: endpoint.baseURL, host: endpoint.host }
-}
-
-function adapterContextOf(adapter: Adapter, target: AdapterTestTarget, extra: { toolChoiceName?: string; temperature?: number; tools?: ToolSet } = {}): { context: AdapterContext; chain: Adapter[] } {
-  const match = matchContextOf(target)
-  const chain = resolveAdapters(createAdapterRegistry(), [adapter], match)
-  const context: AdapterContext = {
-    ...match,
-    adapters: chain.map((item) => item.name),
-    tools: extra.tools ?? kitTools,
-    stream: false,
-    ...(extra.temperature === undefined ? {} : { temperature: extra.temperature }),
-    ...(extra.toolChoiceName === undefined ? {} : { toolChoiceName: extra.toolChoiceName }),
-  }
-  return { context, chain }
-}
 
 /** What the adapter says it matches: each string model pattern as a model, each string host as a base URL. */
 export function claimedTargets(adapter: Adapter): AdapterTestTarget[] {
@@ -166,23 +104,6 @@ export function checkMatch(adapter: Adapter, target: AdapterTestTarget, expected
     customFetch: () => Promise.reject(new Error('the match check sends nothing')),
   })
   ensure(client.adapters.includes(adapter.name) === expected, `adapter "${adapter.name}" should ${expected ? '' : 'not '}match ${label(target)} (resolved: ${client.adapters.join(', ')})`)
-}
-
-function snapshot(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value))
-}
-
-function patchOnce(adapter: Adapter, body: ChatRequest, context: AdapterContext): ChatRequest {
-  const patch = adapter.patchRequest
-  if (!patch) return body
-  try {
-    return patch.call(adapter, body, context) ?? body
-  } catch (error) {
-    if (error instanceof TypeError && /read[- ]only|frozen|not extensible|Cannot (?:assign|add|delete)/i.test(error.message)) {
-      throw new Error(`patchRequest of "${adapter.name}" mutated a frozen tool definition (${error.message}). Tool definitions are cached and shared: copy what you change, e.g. body.tools = body.tools.map((tool) => ({ ...tool, function: { ...tool.function } })).`)
-    }
-    throw error
-  }
 }
 
 /**
@@ -313,6 +234,8 @@ export async function checkResponseCase(adapter: Adapter, testCase: AdapterRespo
   const result = await client.invoke(kitMessages(), tools, options)
   ensure(result.toolCall.name === expected.name, `response case "${testCase.name}": expected a call of ${expected.name}, got ${result.toolCall.name}`)
   ensureEqual(result.toolCall.args, expected.args, `response case "${testCase.name}": the arguments differ`)
+  const target = { model: testCase.model, baseURL: testCase.baseURL ?? DEFAULT_BASE_URL }
+  await checkSampleEcho(adapter, { name: testCase.name, target, response: testCase.response, tools, ...options, ...(testCase.notEchoed ? { notEchoed: testCase.notEchoed } : {}) })
 }
 
 /** Throws unless `classifyFinish` gives the expected class (or `undefined`) for the reason. */
@@ -353,6 +276,7 @@ export function registerAdapterSuite({ describe, it }: SuiteRunner, adapter: Ada
     describe('match', () => {
       for (const target of matches) it(`should match ${label(target)}`, () => checkMatch(adapter, target, true))
       for (const target of rejects) it(`should not match ${label(target)}`, () => checkMatch(adapter, target, false))
+      it('should not claim a host that serves every family', () => checkSharedHosts(adapter))
     })
 
     if (adapter.patchRequest) {
@@ -364,6 +288,13 @@ export function registerAdapterSuite({ describe, it }: SuiteRunner, adapter: Ada
             checkPatchRequest(adapter, target, 'done')
           })
         }
+        const models = [...new Set([...matches, ...(options.requests ?? []).map((testCase) => testCase.model)].filter((target): target is string => typeof target === 'string'))]
+        if (models.length > 0) {
+          it('should change no field wildcall sends on hosts it does not claim, beyond the declared model quirks', () => checkForeignHosts(adapter, models, options.modelQuirks))
+        }
+        it("should keep the user's temperature", () => {
+          for (const target of targets) checkUserTemperature(adapter, target, options.modelQuirks)
+        })
       })
     }
 
@@ -374,6 +305,12 @@ export function registerAdapterSuite({ describe, it }: SuiteRunner, adapter: Ada
         })
       }
     })
+
+    if (adapter.echoFields) {
+      it('should keep the declared echoFields in result.messages and send them back in the next request', async () => {
+        for (const target of probes) await checkEchoFields(adapter, target)
+      })
+    }
 
     if (adapter.classifyFinish) {
       it('should classify finish reasons only into known classes', () => {

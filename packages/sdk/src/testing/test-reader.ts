@@ -73,11 +73,29 @@ const CODE_SAMPLES = [
   '```sh\n$ curl -s https://example.com/api | jq .items\n```',
 ]
 
-const context = (names: ReadonlySet<string>, fields: Map<string, Set<string>>): ReaderContext => ({
+const context = (names: ReadonlySet<string>, fields: Map<string, Set<string>>, claimed: ReaderContext['claimed'] = () => false): ReaderContext => ({
   names,
   fieldsOf: (name) => fields.get(name) ?? new Set(),
-  claimed: () => false,
+  claimed,
 })
+
+/**
+ * Calls whose string value is itself a rendered call, closer included, kept where the format writes
+ * that value as a JSON string: such a format must end a call where its JSON ends, not at the first
+ * closing tag, which may sit inside a string. (Formats of raw text values cannot tell the two apart.)
+ */
+function nestedCalls(calls: readonly ReaderTestCall[], render: ReaderTestOptions['render']): ReaderTestCall[] {
+  const [first, second = first] = calls
+  if (!first || !second) return []
+  const candidates: ReaderTestCall[] = [
+    { name: first.name, args: { text: render(first) } },
+    { name: second.name, args: { text: `before ${render(second)} after`, note: render(first) } },
+  ]
+  return candidates.filter((call) => {
+    const text = render(call)
+    return Object.values(call.args).every((value) => text.includes(JSON.stringify(value)))
+  })
+}
 
 /** The call a reading names, and its arguments, unwrapping an envelope `{ name, arguments }` of a format that carries no name of its own. */
 function normalise(call: ReaderCall): { name?: string; args: unknown } {
@@ -150,8 +168,20 @@ function otherFormats(call: ReaderTestCall): string[] {
  * ```
  */
 export function testReader(reader: Reader, options: ReaderTestOptions): void {
-  const calls = options.calls ?? DEFAULT_CALLS
+  registerReaderSuite({ describe, it }, reader, options)
+}
+
+/** What the readers' kit needs of a test runner: vitest's `describe` and `it` (with `it.each`, `it.skipIf`). */
+export interface ReaderSuiteRunner {
+  describe: (name: string, body: () => void) => void
+  it: Pick<typeof it, 'each' | 'skipIf'> & ((name: string, body: () => unknown) => void)
+}
+
+/** Registers the readers' conformance suite with a test runner; {@link testReader} calls it with vitest's. */
+export function registerReaderSuite({ describe, it }: ReaderSuiteRunner, reader: Reader, options: ReaderTestOptions): void {
   const scalars = options.scalars ?? 'typed'
+  const given = options.calls ?? DEFAULT_CALLS
+  const calls = [...given, ...nestedCalls(given, options.render)]
   const names = new Set(calls.map((call) => call.name))
   const fields = new Map<string, Set<string>>()
   for (const call of calls) for (const key of Object.keys(call.args)) (fields.get(call.name) ?? fields.set(call.name, new Set()).get(call.name)!).add(key)
@@ -186,6 +216,14 @@ export function testReader(reader: Reader, options: ReaderTestOptions): void {
       expect(found.map((call) => call.name)).toEqual([first.name, second.name])
     })
 
+    it('should skip text an earlier reader took (context.claimed)', () => {
+      const before = 'Taken by an earlier reader:\n'
+      const text = `${before}${options.render(calls[0]!)}\n`
+      const taken = { start: before.length, end: text.length - 1 }
+      const overlapping = reader.read(text, context(names, fields, (start, end) => start < taken.end && taken.start < end)) ?? []
+      expect(overlapping, `read ${JSON.stringify(overlapping)} from text context.claimed() reports as taken: skip a call whose range context.claimed(start, end) says an earlier reader took`).toEqual([])
+    })
+
     it.each([...PROSE, ...CODE_SAMPLES, ...(options.noCalls ?? [])].map((text) => [text.slice(0, 50), text] as const))('should invent no call from %j', (_label, text) => {
       for (const call of read(text)) {
         const { name } = normalise(call)
@@ -194,7 +232,7 @@ export function testReader(reader: Reader, options: ReaderTestOptions): void {
     })
 
     it('should read no different tool from a call written in another format', () => {
-      for (const call of calls) {
+      for (const call of given) {
         for (const text of otherFormats(call)) {
           for (const found of read(text)) {
             const { name } = normalise(found)
@@ -217,7 +255,8 @@ export function testReader(reader: Reader, options: ReaderTestOptions): void {
       const small = make(30_000)
       const large = make(300_000)
       // Ten times the input: linear is about 10×, quadratic 100×.
-      expect(scalingRatio(() => read(large), () => read(small))).toBeLessThan(30)
+      const ratio = scalingRatio(() => read(large), () => read(small))
+      expect(ratio, `the reader's time grew ${ratio.toFixed(0)}× for a ${(large.length / small.length).toFixed(0)}× longer input of ${_label} (linear would be ~10×): bound every scan, and never rescan from each opener`).toBeLessThan(30)
     })
   })
 }
