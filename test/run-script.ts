@@ -11,6 +11,8 @@ export interface RunScriptOptions {
   env?: Record<string, string | undefined>
   /** Written to its standard input, which is then closed (closed at once without it). */
   stdin?: string
+  /** The folder it runs in. Default: this process's. */
+  cwd?: string
 }
 
 /**
@@ -25,7 +27,7 @@ export function runScript(path: string, options: RunScriptOptions = {}): Promise
       if (value === undefined) delete childEnv[name]
       else childEnv[name] = value
     }
-    const child = spawn(process.execPath, [path, ...(options.args ?? [])], { env: childEnv })
+    const child = spawn(process.execPath, [path, ...(options.args ?? [])], { env: childEnv, ...(options.cwd ? { cwd: options.cwd } : {}) })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (chunk) => (stdout += chunk))

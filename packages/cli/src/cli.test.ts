@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -12,7 +12,7 @@ const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
 const API_KEY = 'sk-test-0123456789abcdef'
 
 /** Runs the built CLI with `args` (its server lives in this process and keeps answering). */
-const wildcall = (args: string[], options: { stdin?: string; env?: Record<string, string> } = {}) => runScript(CLI, { args, ...options })
+const wildcall = (args: string[], options: { stdin?: string; env?: Record<string, string>; cwd?: string } = {}) => runScript(CLI, { args, ...options })
 
 const STEP = {
   evaluation_previous_goal: 'Nothing done yet.',
@@ -59,7 +59,7 @@ describe('wildcall (built CLI)', { timeout: 90_000 }, () => {
       const unknownFlag = await wildcall(['doctor', '--base-url', server.url, '--model', 'm', '--verbose'])
       expect(unknownFlag.code).toBe(2)
       // One clean line naming the option and what the command takes, not Node's advice about '--'.
-      expect(unknownFlag.stderr).toContain('wildcall doctor: unknown option --verbose. Options: --base-url, --model, --api-key, --timeout-ms, --stream, --tool-mode, --probe, --profile, --adapter, --json, --quiet (-q), --help (-h).')
+      expect(unknownFlag.stderr).toContain('wildcall doctor: unknown option --verbose. Options: --base-url, --model, --api-key, --timeout-ms, --stream, --tool-mode, --probe, --profile, --adapter, --adapter-options, --json, --quiet (-q), --help (-h).')
       expect(unknownFlag.stderr).not.toContain('positional argument')
       expect(unknownFlag.stderr).toContain('wildcall doctor --help')
       const missingValue = await wildcall(['repair', '-', '--tools'])
@@ -301,6 +301,51 @@ export const version = '1.0.0'
       const repaired = await wildcall(['repair', '-', '--json', '--model', 'acme-large-1', '--adapter', module], { stdin: JSON.stringify(toolCallResponse('AgentOutput', STEP)) })
       expect(repaired.code).toBe(0)
       expect(JSON.parse(repaired.stdout).adapters).toEqual(['acme'])
+    })
+
+    it('should load --adapter by package name from the current folder and call its factory with --adapter-options', async () => {
+      // An adapter package installed in a project: dual exports, as the scaffold writes them.
+      const project = join(work, 'project')
+      const pkg = join(project, 'node_modules', 'wildcall-adapter-acme')
+      await mkdir(join(pkg, 'dist'), { recursive: true })
+      await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'app', private: true }))
+      await writeFile(
+        join(pkg, 'package.json'),
+        JSON.stringify({ name: 'wildcall-adapter-acme', type: 'module', exports: { '.': { import: './dist/index.js', require: './dist/index.cjs' } } }),
+      )
+      const factory = `function acmeAdapter(options = {}) {
+  return { name: 'acme', match: { models: ['acme-'] }, patchRequest(body, context) { body.acme_mode = options.fast ? 'fast' : 'slow'; if (options.host && context.host !== options.host) body.acme_foreign = true } }
+}`
+      await writeFile(join(pkg, 'dist', 'index.js'), `export ${factory}\n`)
+      await writeFile(join(pkg, 'dist', 'index.cjs'), `${factory}\nmodule.exports = { acmeAdapter }\n`)
+      const cwd = project
+      const run = await wildcall(['doctor', '--base-url', server.url, '--model', 'acme-large-1', '--json', '--quiet', '--adapter', 'wildcall-adapter-acme', '--adapter-options', '{"fast":true,"host":"api.acme.test"}'], { cwd })
+      expect(run.stderr).toBe('')
+      expect(run.code).toBe(0)
+      expect(JSON.parse(run.stdout).adapters).toEqual(['acme'])
+      expect(server.requests[0]!.body).toMatchObject({ acme_mode: 'fast', acme_foreign: true })
+
+      const plain = await wildcall(['repair', '-', '--json', '--model', 'acme-large-1', '--adapter', 'wildcall-adapter-acme'], { cwd, stdin: JSON.stringify(toolCallResponse('AgentOutput', STEP)) })
+      expect(plain.code).toBe(0)
+      expect(JSON.parse(plain.stdout).adapters).toEqual(['acme'])
+
+      // Not installed there: a usage error that says how to install it or give a path.
+      const missing = await wildcall(['doctor', '--base-url', server.url, '--model', 'acme-large-1', '--adapter', 'wildcall-adapter-nope'], { cwd })
+      expect(missing.code).toBe(2)
+      expect(missing.stderr).toContain('--adapter wildcall-adapter-nope is neither a file nor a package installed where wildcall runs')
+      expect(missing.stderr).toContain('npm install --save-dev wildcall-adapter-nope')
+    })
+
+    it('should refuse --adapter-options that are not a JSON object, or come without --adapter', async () => {
+      const bad = await doctor('acme-large-1', ['--adapter', 'x', '--adapter-options', '{fast}'])
+      expect(bad.code).toBe(2)
+      expect(bad.stderr).toContain('--adapter-options must be JSON')
+      const list = await doctor('acme-large-1', ['--adapter', 'x', '--adapter-options', '[1]'])
+      expect(list.stderr).toContain('--adapter-options must be a JSON object')
+      const alone = await doctor('acme-large-1', ['--adapter-options', '{}'])
+      expect(alone.code).toBe(2)
+      expect(alone.stderr).toContain('--adapter-options goes with --adapter')
+      expect(server.requests).toHaveLength(0)
     })
 
     it('should keep the query of a base URL after the path (Azure OpenAI)', async () => {

@@ -4,7 +4,7 @@ import { createAllAdapters } from './create-all-adapters'
 import { createBrowserAgentTools, createDoctorMessages, MACRO_TOOL_NAME } from './create-browser-actions'
 import { UsageError, type CliIo } from './cli-io'
 import { diffJson, formatChanges, type JsonChange } from './diff-json'
-import { loadAdapterModules } from './load-adapters'
+import { loadAdapterModules, parseAdapterOptions } from './load-adapters'
 import { ExitCode } from './exit-code'
 import { parseCommandArguments } from './parse-command-arguments'
 import { runProbe } from './run-probe'
@@ -35,8 +35,11 @@ Options:
                       forms, a second turn with and without reasoning, a streamed call) and print
                       the profile a client can start from
   --profile PATH      with --probe: write that profile (JSON) to PATH, for createClient({ profile })
-  --adapter PATH      also load the adapters a module exports (your own, built to JavaScript); they
-                      match before the bundled ones. Repeat for several modules.
+  --adapter NAME|PATH also load the adapters a module exports: an installed package (resolved from
+                      the current folder) or a built JavaScript file; they match before the bundled
+                      ones. Repeat for several modules.
+  --adapter-options JSON
+                      the options the --adapter factories are called with, e.g. '{"reasoning":true}'
   --json              print one JSON report on stdout (progress still goes to stderr)
   -q, --quiet         no progress on stderr
   -h, --help          show this help
@@ -104,6 +107,7 @@ export async function runDoctor(args: string[], io: CliIo): Promise<number> {
     probe: { type: 'boolean' },
     profile: { type: 'string' },
     adapter: { type: 'string', multiple: true },
+    'adapter-options': { type: 'string' },
     json: { type: 'boolean' },
     quiet: { type: 'boolean', short: 'q' },
     help: { type: 'boolean', short: 'h' },
@@ -123,7 +127,7 @@ export async function runDoctor(args: string[], io: CliIo): Promise<number> {
   if (!['auto', 'native', 'prompt'].includes(toolMode)) throw new UsageError(`doctor: --tool-mode must be auto, native or prompt (got "${toolMode}")`)
   const progress = values.quiet ? () => {} : (text: string) => io.stderr(`${text}\n`)
 
-  const adapters = [...(await loadAdapterModules(values.adapter ?? [], 'doctor')), ...createAllAdapters()]
+  const adapters = [...(await loadAdapterModules(values.adapter ?? [], 'doctor', parseAdapterOptions(values['adapter-options'], 'doctor'))), ...createAllAdapters()]
   if (values.probe) return runProbe({ baseURL, model, apiKey, timeoutMs, adapters, profilePath: values.profile, json: values.json === true }, io)
   if (values.profile !== undefined) throw new UsageError('doctor: --profile goes with --probe, e.g. --probe --profile profile.json')
   const report = await diagnose({ baseURL, model, apiKey, timeoutMs, stream: values.stream === true, toolMode, adapters, progress })

@@ -6,7 +6,7 @@ import { createBrowserAgentTools, createDoctorMessages, MACRO_TOOL_NAME } from '
 import { UsageError, type CliIo } from './cli-io'
 import { ExitCode } from './exit-code'
 import { describeAction, describeReflection } from './format-output'
-import { loadAdapterModules } from './load-adapters'
+import { loadAdapterModules, parseAdapterOptions } from './load-adapters'
 import { loadTools } from './load-tools'
 import { parseCommandArguments } from './parse-command-arguments'
 
@@ -30,8 +30,11 @@ Options:
                       tools, or the only tool of --tools)
   --model NAME        run the adapters matching this model too (default: only the default adapter)
   --base-url URL      run the provider adapters matching this host too (e.g. https://openrouter.ai/api/v1)
-  --adapter PATH      also load the adapters a module exports (your own, built to JavaScript); they
-                      match before the bundled ones. Repeat for several modules.
+  --adapter NAME|PATH also load the adapters a module exports: an installed package (resolved from
+                      the current folder) or a built JavaScript file; they match before the bundled
+                      ones. Repeat for several modules.
+  --adapter-options JSON
+                      the options the --adapter factories are called with, e.g. '{"reasoning":true}'
   --json              print one JSON result on stdout
   -h, --help          show this help
 
@@ -67,6 +70,7 @@ export async function runRepair(args: string[], io: CliIo): Promise<number> {
     model: { type: 'string' },
     'base-url': { type: 'string' },
     adapter: { type: 'string', multiple: true },
+    'adapter-options': { type: 'string' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   })
@@ -99,7 +103,7 @@ export async function runRepair(args: string[], io: CliIo): Promise<number> {
     baseURL: values['base-url'] ?? OFFLINE_BASE_URL,
     model: values.model ?? 'unknown-model',
     maxRetries: 0,
-    adapters: [...(await loadAdapterModules(values.adapter ?? [], 'repair')), ...createAllAdapters()],
+    adapters: [...(await loadAdapterModules(values.adapter ?? [], 'repair', parseAdapterOptions(values['adapter-options'], 'repair'))), ...createAllAdapters()],
     customFetch: async () => new Response(body, { status: 200, headers: { 'content-type': 'application/json' } }),
   })
   let result: InvokeResult | undefined
