@@ -232,6 +232,26 @@ describe('defaultRegistry', () => {
 })
 
 describe('createAdapterRegistry', () => {
+  it('should warn once when a second adapter registers a name already taken', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    try {
+      const first = defineAdapter({ name: 'acme', match: { models: ['acme-'] } })
+      const registry = createAdapterRegistry({ builtIns: [defineAdapter({ name: 'other', match: { models: ['other-'] } })] })
+      registry.register(first)
+      registry.register(first) // the same adapter again is no second package
+      expect(warn).not.toHaveBeenCalled()
+      registry.register(defineAdapter({ name: 'acme', match: { models: ['acme-2'] } }))
+      registry.register(defineAdapter({ name: 'acme', match: { hosts: ['api.acme.test'] } }))
+      registry.register(defineAdapter({ name: 'other', match: { models: ['other-2'] } }))
+      expect(warn.mock.calls).toEqual([
+        ['[wildcall] two adapters are named "acme": only one runs. Rename one.'],
+        ['[wildcall] two adapters are named "other": only one runs. Rename one.'],
+      ])
+    } finally {
+      warn.mockRestore()
+    }
+  })
+
   it('should validate adapters on register and unregister each registration once', () => {
     const registry = createAdapterRegistry()
     expect(() => registry.register({ name: '', match: { models: ['x'] } } as never)).toThrow(/has no "name"/)

@@ -17,7 +17,11 @@ import type { Adapter, MatchContext } from './types'
  * ```
  */
 export interface AdapterRegistry {
-  /** Validates and adds an adapter (before every earlier one); returns a function that removes it. */
+  /**
+   * Validates and adds an adapter (before every earlier one); returns a function that removes it.
+   * Only one adapter of a name runs for a client, so registering a second adapter under a name
+   * already taken warns (once per name).
+   */
   register(adapter: Adapter): () => void
   /** Adapters added with `register`, newest first. */
   registered(): Adapter[]
@@ -57,9 +61,17 @@ export function createAdapterRegistry(options: AdapterRegistryOptions = {}): Ada
   builtIns.forEach((adapter) => assertAdapter(adapter))
   // One entry per registration, so registering the same adapter twice needs two unregisters.
   const entries: Array<{ adapter: Adapter }> = []
+  const warned = new Set<string>()
+  const list = () => [...entries.map((entry) => entry.adapter), ...builtIns]
   return {
     register(adapter) {
       assertAdapter(adapter)
+      const { name } = adapter
+      // Two packages of one name would shadow each other silently: only one adapter of a name runs.
+      if (!warned.has(name) && list().some((other) => other.name === name && other !== adapter)) {
+        warned.add(name)
+        console.warn(`[wildcall] two adapters are named "${name}": only one runs. Rename one.`)
+      }
       const entry = { adapter }
       entries.unshift(entry)
       return () => {
@@ -69,7 +81,7 @@ export function createAdapterRegistry(options: AdapterRegistryOptions = {}): Ada
     },
     registered: () => entries.map((entry) => entry.adapter),
     builtIns: () => [...builtIns],
-    list: () => [...entries.map((entry) => entry.adapter), ...builtIns],
+    list,
   }
 }
 
