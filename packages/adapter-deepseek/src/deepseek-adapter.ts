@@ -1,5 +1,4 @@
-import { InvokeError, type Adapter, type ErrorContext, type InvokeErrorType } from '@wildcall/sdk'
-import { patchHistoryReasoning } from '@wildcall/sdk/internal'
+import { InvokeError, patchHistoryReasoning, type Adapter, type ErrorContext, type InvokeErrorType } from '@wildcall/sdk'
 import { specialTokenReader, xmlCallReader } from '@wildcall/sdk/readers'
 
 /** Options of {@link deepseekAdapter}. */

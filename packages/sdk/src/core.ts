@@ -18,6 +18,7 @@ export type { AdapterRegistry, AdapterRegistryOptions } from './adapters/registr
 export { defineAdapter } from './adapters/define-adapter'
 export { normalizeModelName } from './adapters/normalize-model-name'
 export { openaiAdapter } from './adapters/openai-adapter'
+export { patchHistoryReasoning } from './client/history-reasoning'
 export type { Adapter, AdapterContext, AdapterMatch, EchoFields, MatchContext, ErrorContext } from './adapters/types'
 export { createMacroTool } from './macro/create-macro-tool'
 export type { MacroAction, MacroActionTaken, MacroInput, MacroTool, MacroToolOptions, MacroToolResult, MacroWaitToolOptions } from './macro/create-macro-tool'
