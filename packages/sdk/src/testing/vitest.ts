@@ -8,10 +8,14 @@ export type { AdapterTestOptions, AdapterTestTarget, AdapterRequestCase, Adapter
 
 /**
  * The conformance kit: registers a vitest `describe` block that runs the checks every adapter must
- * pass (accepted by `defineAdapter`; matches what it claims and not unrelated models; `patchRequest`
- * idempotent, keeping messages and tools and leaving cached tool definitions alone; `fixResponse`
- * well-formed; `classifyFinish` only known classes), then the adapter's own cases. Response cases
- * run through the real `createClient` → `invoke` pipeline with an injected fetch.
+ * pass (accepted by `defineAdapter`; matches what it claims and not unrelated models, nor other
+ * families on hosts that serve every family; `patchRequest` idempotent, keeping messages and tools
+ * and editing neither the caller's messages nor the cached tool definitions, keeping the user's
+ * temperature, and changing no field wildcall sends on hosts it does not claim beyond the declared
+ * `modelQuirks`; declared `echoFields` echoed; `fixResponse` well-formed; `classifyFinish` only known
+ * classes), then the adapter's own cases. Response cases run through the real `createClient` →
+ * `invoke` pipeline with an injected fetch, and a provider field of their answer that the next
+ * request does not send back fails unless listed in `notEchoed`.
  *
  * @example
  * ```ts
@@ -20,7 +24,7 @@ export type { AdapterTestOptions, AdapterTestTarget, AdapterRequestCase, Adapter
  *
  * testAdapter(acmeAdapter(), {
  *   matches: ['acme-2-mini', { model: 'anything', baseURL: 'https://api.acme.test/v1' }],
- *   requests: [{ name: 'drops parallel_tool_calls', model: 'acme-2', absent: ['parallel_tool_calls'] }],
+ *   requests: [{ name: "drops parallel_tool_calls on Acme's API", model: 'acme-2', baseURL: 'https://api.acme.test/v1', absent: ['parallel_tool_calls'] }],
  *   finishes: [{ reason: 'budget_exhausted', expected: 'truncated' }],
  * })
  * ```
