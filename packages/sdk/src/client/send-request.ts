@@ -107,7 +107,7 @@ export async function readText(step: StepState, response: Response, link: Reques
 
 /** Classifies a failed status (or a 2xx `{ error }` body), then lets adapters reword it. */
 export function classifyError(step: StepState, status: number, headers: Headers, text: string, parsed: unknown = tryParseJson(text), statusText?: string): InvokeError {
-  let error = classifyHttpError(status, headers, text, parsed, statusText, step.client.retry.maxRetryAfterMs)
+  let error = classifyHttpError(status, headers, text, parsed, statusText)
   const base = { ...step.context, status, body: parsed, bodyText: text }
   for (const adapter of step.client.responseChain) {
     const hook = adapter.classifyError
