@@ -124,7 +124,7 @@ export interface ClientConfig {
   /**
    * A profile saved from `client.profile` (the object, or its JSON text; `null` for none): the client
    * starts from what an earlier one learnt about this base URL and model. A corrupt, outdated or
-   * foreign profile is ignored, with a warning to `logger`.
+   * foreign profile is ignored, with a warning to `logger` (to `console.warn` without one).
    */
   profile?: import('./endpoint-profile').EndpointProfile | string | null
   /**

@@ -77,6 +77,8 @@ export function transportError(step: StepState, cause: unknown, link: RequestLin
   if (stop === 'idle') return new InvokeError('timeout', `No response within timeoutMs (${client.config.timeoutMs} ms). Raise timeoutMs or try again.`, { cause })
   if (isAbortError(cause)) return cause
   const detail = redact(cause instanceof Error ? `${cause.message}${describeCause(cause)}` : String(cause), client.secrets)
+  // A port that fetch refuses outright (9, 25, 6000 …: the Fetch standard's "bad port"): the URL is wrong, no retry can help.
+  if (detail.includes('(bad port)')) return new InvokeError('config_error', `Cannot send to ${client.url}: fetch refuses its port (one browsers and Node block, such as 9 or 25). Check the port in baseURL.`, { cause })
   return new InvokeError('network_error', failed(detail), { cause })
 }
 

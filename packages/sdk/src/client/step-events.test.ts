@@ -140,6 +140,10 @@ describe('client events', () => {
     expect(lines).toContain(`[wildcall] ${callId}#1 request: adapters openai`)
     expect(lines).toContain(`[wildcall] ${callId}#1 retry: server_error, again in 1 ms`)
     expect(lines.some((line) => line.startsWith(`[wildcall] ${callId}#2 fix: content-json,reader:json`))).toBe(true)
+    // No adapter matches: the line says so rather than ending in "adapters ".
+    const bare: string[] = []
+    await createClient({ baseURL: server.url, model: 'acme-large-1', maxRetries: 0, logger: { warn: () => {}, debug: (line) => bare.push(line) } }).invoke(messages, tools()).catch(() => undefined)
+    expect(bare[0]).toMatch(/ request: adapters none$/)
     const quiet = makeClient({ logger: { warn: () => {} } })
     expect(quiet.events.all.size).toBe(0)
     expect(() => makeClient({ logger: { warn: () => {}, debug: 'loud' as never } })).toThrow(/logger/)
