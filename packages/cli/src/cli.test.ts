@@ -96,10 +96,11 @@ describe('wildcall (built CLI)', { timeout: 90_000 }, () => {
       expect(report.request.tool_choice).toEqual({ type: 'function', function: { name: 'AgentOutput' } })
       expect(report.http.status).toBe(200)
       expect(report.http.durationMs).toBeGreaterThanOrEqual(0)
-      expect(JSON.parse(report.rawResponse).choices[0].message.tool_calls[0].function.name).toBe('AgentOutput')
+      // The body as JSON, not a JSON-encoded string: `jq .rawResponse` saves what the server sent.
+      expect(report.rawResponse.choices[0].message.tool_calls[0].function.name).toBe('AgentOutput')
       expect(report.verdict).toMatch(/^WORKS:/)
       // The facts a span of @wildcall/otel carries, under the same names.
-      const response = JSON.parse(report.rawResponse)
+      const response = report.rawResponse
       expect(report.attributes).toEqual({
         'gen_ai.operation.name': 'chat',
         'gen_ai.provider.name': 'qwen',
@@ -135,14 +136,31 @@ describe('wildcall (built CLI)', { timeout: 90_000 }, () => {
       const run = await doctor('gemma2:2b')
       expect(run.code).toBe(0)
       const report = JSON.parse(run.stdout)
-      expect(report.tools).toMatchObject({ mode: 'auto', refused: true, promptMode: 'works' })
+      expect(report.tools).toMatchObject({ mode: 'auto', native: 'refused', refused: true, promptMode: 'works' })
       expect(report.tools.verdict).toMatch(/^TOOLS REFUSED, PROMPT MODE WORKS/)
       expect(report.fixes).toContain('prompt-tools')
+      // Both requests, the refused one first with its status and body.
+      expect(report.exchanges).toMatchObject([
+        { tools: 'native', http: { status: 400 }, rawResponse: { error: { message: 'registry.ollama.ai/library/gemma2:2b does not support tools' } }, error: { type: 'bad_request' } },
+        { tools: 'prompt', http: { status: 200 }, rawResponse: { choices: [{ message: { role: 'assistant' } }] } },
+      ])
+      expect(report.exchanges[1].error).toBeUndefined()
+      expect(report.http.status).toBe(200)
+      // Prompt mode made the change, after the adapters (none here): the tools out, the block appended.
+      expect(report.promptChanges).toContainEqual({ path: 'tools', kind: 'removed', before: expect.any(Array) })
+      expect(report.promptChanges.find((change: { path: string }) => change.path === 'messages[0].content').after).toContain('AgentOutput')
       expect(report.verdict).toMatch(/^WORKS IN PROMPT MODE: gemma2:2b answered the tools described in the prompt with a valid AgentOutput call/)
       expect(report.toolCall).toEqual({ name: 'AgentOutput', args: STEP })
       expect(server.requests).toHaveLength(2)
       const text = await wildcall(['doctor', '--base-url', server.url, '--model', 'gemma2:2b', '--quiet'])
       expect(text.stdout).toMatch(/\nTools: TOOLS REFUSED, PROMPT MODE WORKS: gemma2:2b gave a valid call/)
+      expect(text.stdout).toContain('Adapters matched (patch order): none\nPrompt mode (the tools described in the system message, after the adapters): ')
+      expect(text.stdout).not.toContain('none (the request goes out as built)')
+      // The appended tools block is seen: the old text's end, then what was added.
+      expect(text.stdout).toMatch(/~ messages\[0\]\.content: …"[^\n]{0,20}exactly one action\." \+ "\\n\\n[^\n]*<tools>/)
+      expect(text.stdout).toContain('Request 1 (tools sent natively): HTTP 400 in ')
+      expect(text.stdout).toContain('"message": "registry.ollama.ai/library/gemma2:2b does not support tools"')
+      expect(text.stdout).toContain('Request 2 (tools in the prompt):\nHTTP: 200 in ')
     })
 
     it('should fail with --tool-mode native on such an endpoint, and still say whether prompt mode works', async () => {
@@ -152,7 +170,8 @@ describe('wildcall (built CLI)', { timeout: 90_000 }, () => {
       const report = JSON.parse(run.stdout)
       expect(report.outcome).toBe('error_final')
       expect(report.error.message).toContain("toolMode: 'prompt'")
-      expect(report.tools).toMatchObject({ mode: 'native', refused: true, promptMode: 'works' })
+      expect(report.tools).toMatchObject({ mode: 'native', native: 'refused', refused: true, promptMode: 'works' })
+      expect(report.exchanges.map((exchange: { tools: string; http: { status: number } }) => [exchange.tools, exchange.http.status])).toEqual([['native', 400], ['prompt', 200]])
       // The report's request and response are the native ones; the probe went out without tools.
       expect(report.request.tools).toBeDefined()
       expect(report.http.status).toBe(400)
@@ -162,7 +181,7 @@ describe('wildcall (built CLI)', { timeout: 90_000 }, () => {
     it('should send the tools in the prompt with --tool-mode prompt, and refuse an unknown mode', async () => {
       server.setScript(refusingServer)
       const report = JSON.parse((await doctor('gemma2:2b', ['--tool-mode', 'prompt'])).stdout)
-      expect(report.tools).toMatchObject({ mode: 'prompt', refused: false })
+      expect(report.tools).toMatchObject({ mode: 'prompt', native: 'not sent', refused: false, promptMode: 'works' })
       expect(report.tools.verdict).toMatch(/^TOOLS IN THE PROMPT/)
       expect(server.requests).toHaveLength(1)
       const bad = await doctor('gemma2:2b', ['--tool-mode', 'json'])
@@ -172,7 +191,8 @@ describe('wildcall (built CLI)', { timeout: 90_000 }, () => {
 
     it('should report tools accepted natively by a server that takes them', async () => {
       const report = JSON.parse((await doctor()).stdout)
-      expect(report.tools).toEqual({ mode: 'auto', refused: false, verdict: 'TOOLS ACCEPTED: the endpoint takes tools natively.' })
+      expect(report.tools).toEqual({ mode: 'auto', native: 'accepted', refused: false, verdict: 'TOOLS ACCEPTED: the endpoint took the request with tools (HTTP 200).' })
+      expect(report.promptChanges).toEqual([])
     })
 
     it('should show no adapter change for a model no adapter patches', async () => {
@@ -201,6 +221,9 @@ describe('wildcall (built CLI)', { timeout: 90_000 }, () => {
       expect(report.error).toMatchObject({ type: 'rate_limit', retryable: true, status: 429, retryAfterMs: 7000 })
       expect(report.http.status).toBe(429)
       expect(report.verdict).toMatch(/^TRANSIENT FAILURE: rate_limit/)
+      // A 429 says nothing about tools.
+      expect(report.tools).toMatchObject({ native: 'unknown', refused: false })
+      expect(report.tools.verdict).toBe('TOOLS UNKNOWN: the only answer was HTTP 429 (rate_limit), which does not say whether the endpoint takes tools.')
       // doctor sends one request: it reports the failure instead of retrying it away.
       expect(server.requests).toHaveLength(1)
     })
@@ -212,7 +235,7 @@ describe('wildcall (built CLI)', { timeout: 90_000 }, () => {
       const report = JSON.parse(run.stdout)
       expect(report.outcome).toBe('error_final')
       expect(report.error).toMatchObject({ type: 'auth_error', retryable: false, status: 401 })
-      expect(report.rawResponse).toContain('[REDACTED]')
+      expect(report.rawResponse.error.message).toBe('Incorrect API key provided: [REDACTED]')
       expect(run.stdout + run.stderr).not.toContain(API_KEY)
       expect(report.verdict).toMatch(/^FAILS: auth_error — retrying will not help/)
       expect(report.attributes).toMatchObject({ 'http.response.status_code': 401, 'error.type': 'auth_error', 'gen_ai.response.finish_reasons': ['error'] })
@@ -243,9 +266,20 @@ describe('wildcall (built CLI)', { timeout: 90_000 }, () => {
       expect(report.error.type).toBe('network_error')
       expect(report.http).toBeUndefined()
       expect(report.verdict).toBe(`UNREACHABLE: nothing answered at ${url} (ECONNREFUSED). Check the host and port of --base-url, that the server is running, and your network or proxy.`)
+      expect(report.tools).toMatchObject({ native: 'unknown', refused: false })
+      expect(report.tools.verdict).toBe('TOOLS UNKNOWN: nothing answered, so nothing says whether the endpoint takes tools.')
+      expect(report.exchanges).toEqual([{ tools: 'native', error: { type: 'network_error', message: expect.stringContaining('ECONNREFUSED') } }])
       const text = await wildcall(['doctor', '--base-url', url, '--model', 'gpt-4.1-mini', '--quiet'])
       expect(text.code).toBe(4)
       expect(text.stdout).toContain('Verdict: UNREACHABLE')
+    })
+
+    it('should call a port fetch refuses outright (9) a final config error, not a transient failure', async () => {
+      const run = await wildcall(['doctor', '--base-url', 'http://127.0.0.1:9/v1', '--model', 'gpt-4.1-mini', '--json'])
+      expect(run.code).toBe(1)
+      const report = JSON.parse(run.stdout)
+      expect(report).toMatchObject({ outcome: 'error_final', error: { type: 'config_error', retryable: false }, tools: { native: 'unknown' } })
+      expect(report.verdict).toMatch(/^FAILS: config_error — retrying will not help\. \[wildcall\] Cannot send to http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions: fetch refuses its port/)
     })
 
     it('should call a host name that does not resolve unreachable too', async () => {
@@ -355,6 +389,27 @@ export const version = '1.0.0'
       expect(run.stdout).toContain('Action: input_text {"index":1,"text":"wildcall"}')
       expect(run.stdout).toContain('next_goal: Type into the search box.')
       expect(run.stdout).toMatch(/Fixes: .*double-encoded-arguments/)
+    })
+
+    it('should repair the raw response of doctor --json saved with jq, and a response saved as a JSON string', async () => {
+      server.setScript([{ body: toolCallResponse('AgentOutput', JSON.stringify(JSON.stringify(STEP))) }])
+      const doctorRun = await wildcall(['doctor', '--base-url', server.url, '--model', 'gpt-4.1-mini', '--json', '--quiet'])
+      // What `jq .rawResponse > saved.json` writes.
+      const saved = join(work, 'saved.json')
+      await writeFile(saved, `${JSON.stringify(JSON.parse(doctorRun.stdout).rawResponse, null, 2)}\n`)
+      const run = await wildcall(['repair', saved, '--model', 'gpt-4.1-mini'])
+      expect(run.code).toBe(0)
+      expect(run.stdout).toContain('Input: a chat-completions response')
+      expect(run.stdout).toMatch(/Fixes: .*double-encoded-arguments/)
+      const encoded = await wildcall(['repair', '-', '--json'], { stdin: JSON.stringify(JSON.stringify(toolCallResponse('AgentOutput', STEP))) })
+      expect(encoded.code).toBe(0)
+      expect(JSON.parse(encoded.stdout)).toMatchObject({ ok: true, input: 'response', toolCall: { name: 'AgentOutput', args: STEP } })
+    })
+
+    it('should say "none" when no adapter matches, not print an empty Adapters line', async () => {
+      const run = await wildcall(['repair', '-'], { stdin: JSON.stringify(toolCallResponse('AgentOutput', STEP)) })
+      expect(run.code).toBe(0)
+      expect(run.stdout).toContain('Adapters: none (pass --model or --base-url to run the ones that match)\n')
     })
 
     it('should read raw model text from stdin', async () => {

@@ -1,5 +1,5 @@
 import { createClient, isInvokeError, normalizeModelName, openaiAdapter, type Adapter, type AdapterContext, type ChatRequest, type InvokeResult, type ToolMode } from '@wildcall/sdk'
-import { buildRequest, refusesTools, resolveEndpoint } from '@wildcall/sdk/internal'
+import { buildRequest, hermesPrompt, refusesTools, resolveEndpoint, toPromptBody } from '@wildcall/sdk/internal'
 import { createAllAdapters } from './create-all-adapters'
 import { createBrowserAgentTools, createDoctorMessages, MACRO_TOOL_NAME } from './create-browser-actions'
 import { UsageError, type CliIo } from './cli-io'
@@ -48,6 +48,25 @@ Exit codes: 0 works (clean or repaired) · 1 fails, retrying will not help · 2 
 /** The kinds of outcome a doctor run can have. */
 export type DoctorOutcome = 'clean' | 'repaired' | 'error_retryable' | 'error_final' | 'unreachable'
 
+/** The HTTP side of one request: status, timing, size and type of its body. */
+export interface DoctorHttp {
+  status: number
+  durationMs: number
+  bodyBytes: number
+  contentType: string | null
+}
+
+/** One request doctor sent, and what it saw. */
+export interface DoctorExchange {
+  /** `native`: the tools in `tools`; `prompt`: the tools described in the system message. */
+  tools: 'native' | 'prompt'
+  /** Absent when no response came (connection refused, timeout). */
+  http?: DoctorHttp
+  rawResponse?: unknown
+  /** How it failed, when it did (a refusal of tools included). */
+  error?: { type: string; message: string }
+}
+
 /** What `wildcall doctor --json` prints. */
 export interface DoctorReport {
   baseURL: string
@@ -60,19 +79,36 @@ export interface DoctorReport {
   patches: Array<{ adapter: string; changes: JsonChange[] }>
   /** The body wildcall built, compared with the body it sent (after every adapter). */
   requestDiff: JsonChange[]
+  /**
+   * What prompt mode changed in the body, after the adapters: the tools out of the request and into
+   * the system message (empty when the request went out with its tools).
+   */
+  promptChanges: JsonChange[]
   /** The body sent (API key redacted). */
   request?: ChatRequest
-  http?: { status: number; durationMs: number; bodyBytes: number; contentType: string | null }
-  /** The response body as received, API key redacted. */
-  rawResponse?: string
+  http?: DoctorHttp
+  /** The response body as received, API key redacted: JSON as JSON (save it for `wildcall repair`), anything else as text. */
+  rawResponse?: unknown
+  /**
+   * Every request sent, in order, and what each saw: in auto mode the native request the endpoint
+   * refused, then the one in prompt mode; `http`, `rawResponse` and `request` are the last one's.
+   */
+  exchanges: DoctorExchange[]
   outcome: DoctorOutcome
   fixes: string[]
   toolCall?: { name: string; args: unknown }
   /**
-   * How tools reached the model: the `--tool-mode`, whether the endpoint refused them natively, and
-   * then whether prompt mode gave a valid call (`undefined` when it was not needed or not tried).
+   * How tools reached the model: the `--tool-mode`; what the endpoint did with tools sent natively
+   * (`unknown` when no answer said: nothing answered, or only errors such as a 429); then whether
+   * prompt mode gave a valid call (`unknown` when it got no answer; absent when not needed).
    */
-  tools: { mode: ToolMode; refused: boolean; promptMode?: 'works' | 'fails'; verdict: string }
+  tools: {
+    mode: ToolMode
+    native: 'accepted' | 'refused' | 'unknown' | 'not sent'
+    refused: boolean
+    promptMode?: 'works' | 'fails' | 'unknown'
+    verdict: string
+  }
   error?: { type: string; message: string; retryable: boolean; status?: number; retryAfterMs?: number }
   verdict: string
   durationMs: number
@@ -155,37 +191,44 @@ function unreachableCode(error: unknown): string | undefined {
   return undefined
 }
 
+/** A body as JSON when it is JSON, else as the text it is (an HTML page, an event stream). */
+function readBody(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
+}
+
 async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, toolMode, adapters, progress }: DiagnoseInput): Promise<DoctorReport> {
   const tools = createBrowserAgentTools()
   const messages = createDoctorMessages()
-  let http: DoctorReport['http']
-  let rawResponse: string | undefined
-  let bodyRead: Promise<void> | undefined
-  let sent: ChatRequest | undefined
-  // Whether a request went out without `tools` (prompt mode), and the first HTTP status seen.
-  let prompted = false
-  let firstStatus: number | undefined
+  // One record per request, in order: the `request` event opens it, the fetch and `response` event fill it in.
+  const exchanges: Array<DoctorExchange & { request: ChatRequest; failure?: unknown }> = []
+  const reads: Array<Promise<void>> = []
 
   // Our own fetch around the real one: it sees the status, timing and body exactly as they arrive,
   // before the SDK classifies or repairs anything.
   const customFetch: typeof fetch = async (input, init) => {
+    const exchange = exchanges.at(-1)
     const startedAt = performance.now()
     const ticker = setInterval(() => progress(`… still waiting for ${model} (${Math.round((performance.now() - startedAt) / 1000)} s)`), 5000)
     ticker.unref?.()
     try {
       const response = await fetch(input, init)
-      const record = (text: string | undefined) => {
-        rawResponse = text === undefined ? undefined : redactText(text, apiKey)
-        if (http) http.bodyBytes = text === undefined ? 0 : new TextEncoder().encode(text).length
-      }
-      // A stream is read by the SDK as it arrives: its copy is recorded on the side, not awaited here.
-      const copy = response.clone().text().catch(() => undefined)
-      const text = stream ? undefined : await copy
       const durationMs = Math.round(performance.now() - startedAt)
-      http = { status: response.status, durationMs, bodyBytes: 0, contentType: response.headers.get('content-type') }
-      firstStatus ??= response.status
-      if (stream) bodyRead = copy.then(record)
-      else record(text)
+      const http: DoctorHttp = { status: response.status, durationMs, bodyBytes: 0, contentType: response.headers.get('content-type') }
+      if (exchange) exchange.http = http
+      // A stream is read by the SDK as it arrives: its copy is recorded on the side, not awaited here.
+      const copy = response
+        .clone()
+        .text()
+        .then((text) => {
+          http.bodyBytes = new TextEncoder().encode(text).length
+          if (exchange) exchange.rawResponse = readBody(redactText(text, apiKey))
+        }, () => undefined)
+      if (stream) reads.push(copy)
+      else await copy
       progress(`← HTTP ${response.status} after ${durationMs} ms${stream ? ' (streaming)' : ''}`)
       return response
     } finally {
@@ -202,15 +245,22 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, toolMode, a
     throw error
   }
   let answered: import('@wildcall/sdk').ClientEvents['response'] | undefined
-  client.events.on('response', (event) => (answered = event))
+  client.events.on('response', (event) => {
+    answered = event
+    const exchange = exchanges.at(-1)
+    if (exchange && isInvokeError(event.error)) {
+      exchange.failure = event.error
+      exchange.error = { type: event.error.type, message: redactText(event.error.message, apiKey) }
+    }
+  })
   client.events.on('request', ({ url, body }) => {
-    sent = body
-    if (!body.tools) prompted = true
-    progress(`→ POST ${url} (model ${model}, adapters: ${client.adapters.join(', ') || 'none'}${stream ? ', stream' : ''})`)
+    exchanges.push({ tools: body.tools ? 'native' : 'prompt', request: body })
+    progress(`→ POST ${url} (model ${model}, adapters: ${client.adapters.join(', ') || 'none'}${body.tools ? '' : ', tools in the prompt'}${stream ? ', stream' : ''})`)
   })
 
   const unpatched = buildRequest({ model, messages, tools, toolChoiceName: MACRO_TOOL_NAME })
-  const patches = replayPatches(unpatched, [...adapters, openaiAdapter()], client.adapters, { baseURL, model, tools })
+  const available = [...adapters, openaiAdapter()]
+  const { patches, patched } = replayPatches(unpatched, available, client.adapters, { baseURL, model, tools })
 
   const startedAt = performance.now()
   let result: InvokeResult | undefined
@@ -221,31 +271,44 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, toolMode, a
     failure = error
   }
   // The stream's copy ends with the stream; a server that keeps the connection open is not waited for.
-  if (bodyRead) await Promise.race([bodyRead, new Promise((resolve) => setTimeout(resolve, 1_000).unref?.())])
+  if (reads.length > 0) await Promise.race([Promise.all(reads), new Promise((resolve) => setTimeout(resolve, 1_000).unref?.())])
   if (failure !== undefined && !isInvokeError(failure)) throw failure
-  // A refusal of tools: in auto mode the client went on in prompt mode by itself; in native mode,
-  // one more request in prompt mode says whether that would work here.
-  const refused = (toolMode === 'auto' && prompted && firstStatus !== undefined && firstStatus >= 400) || refusesTools(failure)
-  let promptMode: 'works' | 'fails' | undefined
+  // The report is about the last request of the call itself (in auto mode, the one in prompt mode).
+  const main = exchanges.at(-1)
+  const native = exchanges.filter((exchange) => exchange.tools === 'native')
+  const refused = native.some((exchange) => refusesTools(exchange.failure))
+  // A refusal in native mode: one more request in prompt mode says whether that would work here.
   let promptFailure: unknown = failure
+  let promptResult = result
   if (refused && toolMode === 'native') {
     progress('… the endpoint refuses tools: trying prompt mode once')
-    // The report stays about the native request: the probe's own HTTP record is set aside.
-    const kept = { http, rawResponse, sent }
     const probe = client.invoke(messages, tools, { toolChoiceName: MACRO_TOOL_NAME, toolMode: 'prompt' })
-    promptFailure = await probe.then(() => undefined, (error: unknown) => error)
-    promptMode = promptFailure === undefined ? 'works' : 'fails'
-    ;({ http, rawResponse, sent } = kept)
-  } else if (refused) promptMode = result ? 'works' : 'fails'
+    promptResult = await probe.then((value) => value, (error: unknown) => ((promptFailure = error), undefined))
+    if (promptResult) promptFailure = undefined
+  }
+  const prompted = exchanges.filter((exchange) => exchange.tools === 'prompt').at(-1)
   const durationMs = Math.round(performance.now() - startedAt)
-  const toolsVerdict = !refused
-    ? toolMode === 'prompt'
+  const answeredOk = (exchange: { http?: DoctorHttp } | undefined) => exchange?.http !== undefined && exchange.http.status < 300
+  const nativeVerdict: DoctorReport['tools']['native'] = toolMode === 'prompt' ? 'not sent' : refused ? 'refused' : native.some(answeredOk) ? 'accepted' : 'unknown'
+  // Prompt mode failed only when the model answered and no valid call came of it (or a final error):
+  // a request that got no answer, or a 429, says nothing about it.
+  const promptMode: DoctorReport['tools']['promptMode'] =
+    !refused && toolMode !== 'prompt' ? undefined : promptResult ? 'works' : !answeredOk(prompted) && isInvokeError(promptFailure) && promptFailure.retryable ? 'unknown' : 'fails'
+  const seen = native.at(-1)
+  const toolsVerdict =
+    nativeVerdict === 'not sent'
       ? 'TOOLS IN THE PROMPT (--tool-mode prompt): the endpoint was not asked to take tools.'
-      : 'TOOLS ACCEPTED: the endpoint takes tools natively.'
-    : promptMode === 'works'
-      ? `TOOLS REFUSED, PROMPT MODE WORKS: ${model} gave a valid call from the tools described in the prompt. ${toolMode === 'auto' ? "toolMode 'auto' (the default) switches by itself" : "Use toolMode 'auto' or 'prompt'"}.`
-      : `TOOLS REFUSED, PROMPT MODE FAILS: ${isInvokeError(promptFailure) ? `${promptFailure.type} — ${redactText(promptFailure.message, apiKey)}` : 'no valid call'}`
-  const toolsReport: DoctorReport['tools'] = { mode: toolMode, refused, ...(promptMode ? { promptMode } : {}), verdict: toolsVerdict }
+      : nativeVerdict === 'accepted'
+        ? `TOOLS ACCEPTED: the endpoint took the request with tools (HTTP ${native.find(answeredOk)!.http!.status}).`
+        : nativeVerdict === 'unknown'
+          ? `TOOLS UNKNOWN: ${seen?.http ? `the only answer was HTTP ${seen.http.status}${seen.error ? ` (${seen.error.type})` : ''}, which does not say` : 'nothing answered, so nothing says'} whether the endpoint takes tools.`
+          : promptMode === 'works'
+            ? `TOOLS REFUSED, PROMPT MODE WORKS: ${model} gave a valid call from the tools described in the prompt. ${toolMode === 'auto' ? "toolMode 'auto' (the default) switches by itself" : "Use toolMode 'auto' or 'prompt'"}.`
+            : `TOOLS REFUSED, PROMPT MODE ${promptMode === 'unknown' ? 'UNKNOWN' : 'FAILS'}: ${isInvokeError(promptFailure) ? `${promptFailure.type} — ${redactText(promptFailure.message, apiKey)}` : 'no valid call'}`
+  const toolsReport: DoctorReport['tools'] = { mode: toolMode, native: nativeVerdict, refused, ...(promptMode ? { promptMode } : {}), verdict: toolsVerdict }
+  const sent = main?.request
+  // Prompt mode comes after the adapters: replayed on their body, it is what changed the rest.
+  const promptChanges = sent && !sent.tools ? diffJson(patched, toPromptBody(patched, available.find((adapter) => client.adapters.includes(adapter.name) && adapter.prompt)?.prompt ?? hermesPrompt, MACRO_TOOL_NAME)) : []
 
   const base = {
     baseURL,
@@ -254,12 +317,15 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, toolMode, a
     adapters: [...client.adapters],
     patches,
     requestDiff: sent ? diffJson(JSON.parse(redactText(JSON.stringify(unpatched), apiKey)), sent) : [],
+    promptChanges,
     ...(sent ? { request: sent } : {}),
-    ...(http ? { http } : {}),
-    ...(rawResponse !== undefined ? { rawResponse } : {}),
+    ...(main?.http ? { http: main.http } : {}),
+    ...(main?.rawResponse !== undefined ? { rawResponse: main.rawResponse } : {}),
+    exchanges: exchanges.map(({ tools, http, rawResponse, error }) => ({ tools, ...(http ? { http } : {}), ...(rawResponse !== undefined ? { rawResponse } : {}), ...(error ? { error } : {}) })),
     tools: toolsReport,
     durationMs,
   }
+  const http = main?.http
   const { url } = resolveEndpoint(baseURL)
   const attributes: GenAiAttributes = {
     'gen_ai.operation.name': 'chat',
@@ -317,14 +383,14 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, toolMode, a
 
 /**
  * Applies each matched adapter's `patchRequest` in the client's order to a copy of the built body,
- * to say which adapter changed what. The real sent body stays the reference (`requestDiff`).
+ * to say which adapter changed what, and the body they leave. The real sent body stays the reference (`requestDiff`).
  */
 function replayPatches(
   unpatched: ChatRequest,
   available: Adapter[],
   order: readonly string[],
   { baseURL, model, tools }: { baseURL: string; model: string; tools: AdapterContext['tools'] },
-): DoctorReport['patches'] {
+): { patches: DoctorReport['patches']; patched: ChatRequest } {
   const endpoint = resolveEndpoint(baseURL)
   const context: AdapterContext = {
     model,
@@ -356,21 +422,34 @@ function replayPatches(
     }
     patches.push({ adapter: name, changes: diffJson(before, body) })
   }
-  return patches
+  return { patches, patched: body }
 }
 
 /** The human-readable report. */
 export function formatDoctorReport(report: DoctorReport): string {
   const lines: string[] = []
   lines.push(`wildcall doctor — ${report.baseURL} · model ${report.model}${report.stream ? ' · stream' : ''}`, '')
-  lines.push(`Adapters matched (patch order): ${report.adapters.join(', ') || 'none (the request goes out as built)'}`)
+  lines.push(`Adapters matched (patch order): ${report.adapters.join(', ') || `none${report.promptChanges.length > 0 ? '' : ' (the request goes out as built)'}`}`)
   for (const patch of report.patches) {
     lines.push(patch.changes.length === 0 ? `  ${patch.adapter}: no change` : `  ${patch.adapter}: ${patch.changes.length} change(s)`)
     lines.push(...formatChanges(patch.changes).map((line) => `      ${line}`))
   }
-  lines.push('', `Request diff (built by wildcall → sent after adapters): ${report.requestDiff.length === 0 ? 'no change' : `${report.requestDiff.length} change(s)`}`)
+  if (report.promptChanges.length > 0) {
+    lines.push(`Prompt mode (the tools described in the system message, after the adapters): ${report.promptChanges.length} change(s)`)
+    lines.push(...formatChanges(report.promptChanges).map((line) => `      ${line}`))
+  }
+  lines.push('', `Request diff (built by wildcall → sent after adapters${report.promptChanges.length > 0 ? ' and prompt mode' : ''}): ${report.requestDiff.length === 0 ? 'no change' : `${report.requestDiff.length} change(s)`}`)
   lines.push(...formatChanges(report.requestDiff).map((line) => `  ${line}`))
   lines.push('')
+  // An earlier request of the call (auto mode: the native one the endpoint refused) before the one reported.
+  // (In native mode the report is the first request's; a prompt-mode try after it is the Tools line's.)
+  const earlier = report.exchanges.slice(0, report.tools.mode === 'native' ? 0 : -1)
+  for (const [index, exchange] of earlier.entries()) {
+    lines.push(`Request ${index + 1} (tools ${exchange.tools === 'native' ? 'sent natively' : 'in the prompt'}): ${exchange.http ? `HTTP ${exchange.http.status} in ${exchange.http.durationMs} ms` : 'no response'}${exchange.error ? ` — ${exchange.error.type}` : ''}`)
+    if (exchange.rawResponse !== undefined) lines.push(indent(prettyBody(exchange.rawResponse), '  '))
+    lines.push('')
+  }
+  if (earlier.length > 0) lines.push(`Request ${earlier.length + 1} (tools ${report.request?.tools ? 'sent natively' : 'in the prompt'}):`)
   if (report.http) {
     lines.push(`HTTP: ${report.http.status} in ${report.http.durationMs} ms, ${report.http.bodyBytes} bytes${report.http.contentType ? ` (${report.http.contentType})` : ''}`)
   } else {
@@ -396,12 +475,7 @@ export function formatDoctorReport(report: DoctorReport): string {
 
 const MAX_BODY_CHARS = 4000
 
-function prettyBody(text: string): string {
-  let pretty = text
-  try {
-    pretty = JSON.stringify(JSON.parse(text), null, 2)
-  } catch {
-    // Not JSON (an HTML error page, …): shown as received.
-  }
+function prettyBody(body: unknown): string {
+  const pretty = typeof body === 'string' ? body : JSON.stringify(body, null, 2)
   return pretty.length > MAX_BODY_CHARS ? `${pretty.slice(0, MAX_BODY_CHARS)}\n… (${pretty.length - MAX_BODY_CHARS} more characters; use --json for all of it)` : pretty
 }

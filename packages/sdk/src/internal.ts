@@ -7,3 +7,4 @@ export { classifyHttpError, readProviderError, refusesTools } from './errors/cla
 export type { ProviderErrorDetail } from './errors/classify-http'
 export { trimEndOf } from './text/trim-end-of'
 export { patchHistoryReasoning } from './client/history-reasoning'
+export { hermesPrompt, toPromptBody } from './client/prompt-mode'
