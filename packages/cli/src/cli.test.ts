@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { contentResponse, sseChunks, startScriptedServer, toolCallResponse, type ScriptedServer } from '@wildcall/sdk/testing'
+import { contentResponse, sseChunks, startScriptedServer, toolCallResponse, type RecordedRequest, type ScriptedReply, type ScriptedServer } from '@wildcall/sdk/testing'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { runScript } from '../../../test/run-script'
 
@@ -376,6 +376,55 @@ export const version = '1.0.0'
       const alone = await wildcall(['doctor', '--profile', path, '--base-url', server.url, '--model', 'acme-1'])
       expect(alone.code).toBe(2)
       expect(alone.stderr).toContain('--profile goes with --probe')
+    })
+  })
+
+  // One endpoint imitation each: doctor's text, its --json and the profile --probe writes must agree.
+  describe('doctor agrees with itself', () => {
+    const nameOf = (request: RecordedRequest) => request.body.tools![0]!.function.name
+    const hermes = contentResponse(`<tool_call>${JSON.stringify({ name: 'AgentOutput', arguments: STEP })}</tool_call>`)
+    const toolless = (refusal: ScriptedReply) => (request: RecordedRequest): ScriptedReply =>
+      request.body.tools ? refusal : { body: /answer tool/.test(JSON.stringify(request.body.messages)) ? contentResponse('<tool_call>{"name": "answer", "arguments": {"word": "ready"}}</tool_call>') : hermes }
+    const endpoints: Array<[string, ((request: RecordedRequest) => ScriptedReply) | undefined, { native: string; toolMode?: string; code: number }]> = [
+      ['unreachable', undefined, { native: 'unknown', code: 4 }],
+      ['a 429 to everything', () => ({ status: 429, headers: { 'retry-after': '1' }, body: { error: { message: 'Rate limit reached for requests', code: 'rate_limit_exceeded' } } }), { native: 'unknown', code: 3 }],
+      ['Ollama refusing tools', toolless({ status: 400, body: { error: 'registry.ollama.ai/library/gemma3:4b does not support tools' } }), { native: 'refused', toolMode: 'prompt', code: 0 }],
+      ['vLLM refusing tools', toolless({ status: 400, body: { object: 'error', message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set', type: 'BadRequestError', code: 400 } }), { native: 'refused', toolMode: 'prompt', code: 0 }],
+      ['a reasoner', (request) => ({ body: toolCallResponse(nameOf(request), nameOf(request) === 'answer' ? { word: 'ready' } : STEP, { message: { reasoning_content: 'The search box is [1].' } }) }), { native: 'accepted', code: 0 }],
+      ['an OpenAI-like server', (request) => ({ body: toolCallResponse(nameOf(request), nameOf(request) === 'answer' ? { word: 'ready' } : STEP) }), { native: 'accepted', code: 0 }],
+    ]
+
+    it.each(endpoints)('%s', async (_name, script, expected) => {
+      let url = server.url
+      if (script) server.setScript(script)
+      else {
+        const closed = await startScriptedServer({ script: [] })
+        url = closed.url
+        await closed.close()
+      }
+      const args = ['doctor', '--base-url', url, '--model', 'acme-1', '--quiet']
+      const text = await wildcall(args)
+      const before = server.requests.length
+      const json = await wildcall([...args, '--json'])
+      const report = JSON.parse(json.stdout)
+      expect([text.code, json.code]).toEqual([expected.code, expected.code])
+      expect(report.tools.native).toBe(expected.native)
+      // The text says what the JSON says, line for line.
+      expect(text.stdout).toContain(`\nTools: ${report.tools.verdict}\n`)
+      expect(text.stdout).toContain(`\nVerdict: ${report.verdict}\n`)
+      expect(text.stdout.includes('TOOLS ACCEPTED')).toBe(expected.native === 'accepted')
+      expect(text.stdout.includes('TOOLS UNKNOWN')).toBe(expected.native === 'unknown')
+      for (const exchange of report.exchanges) expect(text.stdout).toContain(exchange.http ? `${exchange.http.status} in ` : 'HTTP: no response')
+      expect(report.exchanges.filter((exchange: { http?: unknown }) => exchange.http).length).toBe(script ? server.requests.length - before : 0)
+      // The profile --probe writes says the same about tools.
+      const path = join(work, 'agree.json')
+      await rm(path, { force: true })
+      const probed = await wildcall(['doctor', '--probe', '--base-url', url, '--model', 'acme-1', '--profile', path])
+      const profile = JSON.parse(readFileSync(path, 'utf8'))
+      expect(profile.toolMode).toBe(expected.toolMode)
+      expect(probed.code).toBe(expected.native === 'unknown' ? 1 : 0)
+      if (expected.toolMode) expect(probed.stdout).toContain("the profile says toolMode 'prompt'")
+      expect(probed.stdout.includes('Nothing was refused')).toBe(expected.native === 'accepted')
     })
   })
 
