@@ -87,7 +87,9 @@ describe('client events', () => {
   })
 
   it('should end an aborted step with done carrying the abort, and a response with no status for a refused connection', async () => {
-    const client = createClient({ baseURL: 'http://127.0.0.1:9/v1', model: 'm', retry: 0 })
+    const closed = await startScriptedServer({ script: [] })
+    await closed.close()
+    const client = createClient({ baseURL: closed.url, model: 'm', retry: 0 })
     const seen = record(client)
     await client.invoke(messages, tools()).catch(() => undefined)
     expect(seen.map((event) => event.type)).toEqual(['request', 'response', 'error', 'done'])
