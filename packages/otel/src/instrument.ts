@@ -94,13 +94,15 @@ export function instrument(client: Client, options: InstrumentOptions = {}): () 
     },
 
     response(event) {
-      const { callId, usage, rawResponse, error, durationMs } = event
+      const { callId, usage, rawResponse, error, durationMs, status } = event
       const step = steps.get(callId)
       const span = step?.chat
       if (!step || !span) return
       step.chat = undefined
       const attributes = responseAttributes(event)
       span.setAttributes(attributes)
+      // The HTTP semantic conventions' name for it; absent when no response came.
+      if (status !== undefined) span.setAttribute('http.response.status_code', status)
       if (content) {
         const output = outputMessages(isRecord(rawResponse) ? rawResponse.choices : undefined)
         if (output) span.setAttribute('gen_ai.output.messages', output)
