@@ -13,15 +13,15 @@ import { inputMessages, outputMessages, toJson } from './messages'
  */
 export interface InstrumentOptions {
   /** Where the spans go. Default: the global tracer provider (`trace.getTracerProvider()`). */
-  tracerProvider?: TracerProvider
+  tracerProvider?: TracerProvider | undefined
   /** Where the duration and token metrics go. Default: the global meter provider. */
-  meterProvider?: MeterProvider
+  meterProvider?: MeterProvider | undefined
   /**
    * Record message content: `gen_ai.input.messages`, `gen_ai.output.messages`, tool arguments and
    * results, error messages. Default `false`: they may hold personal data. Credentials never appear
    * (the client redacts them before any event).
    */
-  captureContent?: boolean
+  captureContent?: boolean | undefined
 }
 
 interface StepSpans {
