@@ -279,7 +279,7 @@ describe('wildcall (built CLI)', { timeout: 90_000 }, () => {
       expect(run.code).toBe(1)
       const report = JSON.parse(run.stdout)
       expect(report).toMatchObject({ outcome: 'error_final', error: { type: 'config_error', retryable: false }, tools: { native: 'unknown' } })
-      expect(report.verdict).toMatch(/^FAILS: config_error — retrying will not help\. \[wildcall\] Cannot send to http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions: fetch refuses its port/)
+      expect(report.verdict).toMatch(/^FAILS: config_error — retrying will not help\. \[wildcall\] Fetch refuses the port of http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions \("bad port"\)/)
     })
 
     it('should call a host name that does not resolve unreachable too', async () => {

@@ -224,7 +224,7 @@ describe.each<Mode>(['invoke', 'stream'])('%s under faults', (mode) => {
     const outcome = await run(mode, { baseURL: 'http://127.0.0.1:9/v1' })
     const error = expectInvokeError(outcome, 'config_error')
     expect(error.retryable).toBe(false)
-    expect(error.message).toBe('[wildcall] Cannot send to http://127.0.0.1:9/v1/chat/completions: fetch refuses its port (one browsers and Node block, such as 9 or 25). Check the port in baseURL.')
+    expect(error.message).toBe('[wildcall] Fetch refuses the port of http://127.0.0.1:9/v1/chat/completions ("bad port"): fix baseURL, no retry can help.')
     expect(error.attempts).toHaveLength(0)
   })
 

@@ -78,7 +78,7 @@ export function transportError(step: StepState, cause: unknown, link: RequestLin
   if (isAbortError(cause)) return cause
   const detail = redact(cause instanceof Error ? `${cause.message}${describeCause(cause)}` : String(cause), client.secrets)
   // A port that fetch refuses outright (9, 25, 6000 …: the Fetch standard's "bad port"): the URL is wrong, no retry can help.
-  if (detail.includes('(bad port)')) return new InvokeError('config_error', `Cannot send to ${client.url}: fetch refuses its port (one browsers and Node block, such as 9 or 25). Check the port in baseURL.`, { cause })
+  if (detail.includes('(bad port)')) return new InvokeError('config_error', `Fetch refuses the port of ${client.url} ("bad port"): fix baseURL, no retry can help.`, { cause })
   return new InvokeError('network_error', failed(detail), { cause })
 }
 

@@ -48,10 +48,10 @@ describe('classifyHttpError', () => {
 
   describe('quota versus rate limit', () => {
     it.each([
-      ['a monthly usage limit that resets in days', 'Monthly usage limit reached. Resets in 16 days.', { 'retry-after': '1382400' }, 1_382_400_000, 'resets in 16 days'],
-      ['a monthly usage limit that says its reset only in words', 'Monthly usage limit reached. Resets in 16 days.', {}, 1_382_400_000, 'resets in 16 days'],
+      ['a monthly usage limit that resets in days', 'Monthly usage limit reached. Resets in 16 days.', { 'retry-after': '1382400' }, 1_382_400_000, 'it resets in 16 d'],
+      ['a monthly usage limit that says its reset only in words', 'Monthly usage limit reached. Resets in 16 days.', {}, 1_382_400_000, 'it resets in 16 d'],
       ['a daily quota', 'Daily request quota exceeded for this key.', {}, undefined, 'usage limit was reached'],
-      ['a reset hours away', 'Too many requests. Please try again in 3 hours.', {}, 10_800_000, 'resets in 3 hours'],
+      ['a reset hours away', 'Too many requests. Please try again in 3 hours.', {}, 10_800_000, 'it resets in 3 h'],
     ])('should make a 429 with %s a non-retryable quota_exceeded that keeps retryAfterMs and says a usage limit was reached', (_name, message, headers, retryAfterMs, says) => {
       const error = classifyHttpError(429, new Headers(headers), JSON.stringify({ error: { message } }), { error: { message } })
       expect(error).toMatchObject({ type: 'quota_exceeded', retryable: false })
@@ -288,7 +288,7 @@ describe('classifyHttpError', () => {
     const body = { error: { message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set', type: 'BadRequestError' } }
     const error = classifyHttpError(400, undefined, JSON.stringify(body), body)
     expect(error.message).not.toContain('""')
-    expect(error.message).toContain('“"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set”')
+    expect(error.message).toContain(`: "'auto' tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set"`)
     expect(classify(400, openai('plain words')).message).toContain(': "plain words"')
   })
 

@@ -233,16 +233,8 @@ interface Verdict {
 
 const verdict = (type: InvokeErrorType, what: string, advice: string, wait?: boolean): Verdict => ({ type, what, advice, wait })
 
-/** A delay in the largest whole unit it spans: `16 days`, `3 hours`, `2 minutes`, `20 s`. */
-function spell(ms: number): string {
-  for (const [unit, size] of [['day', 86_400_000], ['hour', 3_600_000], ['minute', 60_000]] as const) {
-    if (ms >= size) {
-      const count = Math.round(ms / size)
-      return `${count} ${unit}${count === 1 ? '' : 's'}`
-    }
-  }
-  return `${Math.ceil(ms / 1000)} s`
-}
+/** A long delay in its largest unit, rounded up: `16 d`, `3 h`, `2 min`. */
+const spell = (ms: number): string => (ms >= 864e5 ? `${Math.ceil(ms / 864e5)} d` : ms >= 36e5 ? `${Math.ceil(ms / 36e5)} h` : `${Math.ceil(ms / 6e4)} min`)
 
 function decide(status: number, message: string, has: (pattern: RegExp) => boolean, haystack: string, retryAfterMs: number | undefined): Verdict {
   if (CONTEXT_PATTERNS.some((pattern) => pattern.test(haystack))) {
@@ -260,7 +252,7 @@ function decide(status: number, message: string, has: (pattern: RegExp) => boole
   // say a usage window is spent ("Monthly usage limit reached. Resets in 16 days") keeps its delay.
   // A long delay alone is still a rate limit: the retry loop does not wait it out (`maxRetryAfterMs`).
   if (status === 429 && LIMIT_WORDS.test(message)) {
-    return verdict('quota_exceeded', `a usage limit was reached${retryAfterMs === undefined ? '' : `; it resets in ${spell(retryAfterMs)}`}`, 'Wait until it resets, ask your provider for a higher limit, or use another API key; retrying now will not help.', true)
+    return verdict('quota_exceeded', `a usage limit was reached${retryAfterMs === undefined ? '' : `; it resets in ${spell(retryAfterMs)}`}`, 'Wait for the reset or use another API key; retrying now will not help.', true)
   }
   if (status === 402 || has(QUOTA_CODES) || (QUOTA_WORDS.test(message) && (retryAfterMs === undefined || /\blimit: 0\b/.test(message)))) {
     return verdict('quota_exceeded', 'the account is out of quota, credits or balance', 'Top up or raise your spending limit, or use another API key; retrying will not help.')
@@ -313,8 +305,9 @@ function decide(status: number, message: string, has: (pattern: RegExp) => boole
   return verdict('unknown', `unexpected HTTP status ${status}`, 'Check that baseURL points at an OpenAI-compatible API (a redirect or proxy may be in the way).')
 }
 
+// A quote inside the quoted words (vLLM's `"auto" tool choice requires …`) becomes `'`: never `""auto"`.
 function quote(value: string, limit = 300): string {
-  const flat = value.replace(/\s+/g, ' ').trim()
+  const flat = value.replace(/\s+/g, ' ').replace(/"/g, "'").trim()
   return flat.length > limit ? `${flat.slice(0, limit)}…` : flat
 }
 
@@ -348,9 +341,7 @@ export function classifyHttpError(status: number, headers: HeadersLike | undefin
   // The reason phrase as the server sent it (HTTP/2 sends none).
   const label = ok ? `HTTP ${status} with an error body` : `HTTP ${status}${statusText?.trim() ? ` ${statusText.trim()}` : ''}`
   const labels = [detail.code, detail.type].filter((value) => value !== undefined && value !== detail.message)
-  // A message that holds quotes itself (vLLM's `"auto" tool choice requires …`) is set in curly ones.
-  const [open, close] = detail.message?.includes('"') ? '“”' : '""'
-  const said = `${detail.message ? `: ${open}${quote(detail.message)}${close}` : ''}${labels.length > 0 ? ` (${quote(labels.join(', '), 80)})` : ''}`
+  const said = `${detail.message ? `: "${quote(detail.message)}"` : ''}${labels.length > 0 ? ` (${quote(labels.join(', '), 80)})` : ''}`
   const page = detail.html ? ' The body is an HTML page, probably from a proxy in front of the API.' : ''
   const wait = retryAfterMs !== undefined ? ` The server asks to wait ${retryAfterMs} ms.` : ''
   const error = new InvokeError(verdict.type, `${label}, ${verdict.what}${said}.${page} ${verdict.advice}${wait}`, {
