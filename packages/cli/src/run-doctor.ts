@@ -3,12 +3,14 @@ import { buildRequest, hermesPrompt, refusesTools, resolveEndpoint, toPromptBody
 import { createAllAdapters } from './create-all-adapters'
 import { createBrowserAgentTools, createDoctorMessages, MACRO_TOOL_NAME } from './create-browser-actions'
 import { UsageError, type CliIo } from './cli-io'
-import { diffJson, formatChanges, type JsonChange } from './diff-json'
+import { diffJson } from './diff-json'
+import type { DoctorExchange, DoctorHttp, DoctorOutcome, DoctorReport } from './doctor-report'
+import { formatDoctorReport } from './format-doctor-report'
 import { loadAdapterModules } from './load-adapters'
 import { ExitCode } from './exit-code'
 import { parseCommandArguments } from './parse-command-arguments'
 import { runProbe } from './run-probe'
-import { indent, redactText, describeAction } from './format-output'
+import { redactText, describeAction } from './format-output'
 import { providerName, repairAttributes, responseAttributes, serverAttributes, type GenAiAttributes } from '@wildcall/otel/attributes'
 
 export const DOCTOR_HELP = `Usage: wildcall doctor --base-url URL --model NAME [options]
@@ -44,81 +46,6 @@ Options:
 Exit codes: 0 works (clean or repaired) · 1 fails, retrying will not help · 2 usage error ·
 3 transient failure, a retry may help · 4 unreachable: no server answered at that address.
 `
-
-/** The kinds of outcome a doctor run can have. */
-export type DoctorOutcome = 'clean' | 'repaired' | 'error_retryable' | 'error_final' | 'unreachable'
-
-/** The HTTP side of one request: status, timing, size and type of its body. */
-export interface DoctorHttp {
-  status: number
-  durationMs: number
-  bodyBytes: number
-  contentType: string | null
-}
-
-/** One request doctor sent, and what it saw. */
-export interface DoctorExchange {
-  /** `native`: the tools in `tools`; `prompt`: the tools described in the system message. */
-  tools: 'native' | 'prompt'
-  /** Absent when no response came (connection refused, timeout). */
-  http?: DoctorHttp
-  rawResponse?: unknown
-  /** How it failed, when it did (a refusal of tools included). */
-  error?: { type: string; message: string }
-}
-
-/** What `wildcall doctor --json` prints. */
-export interface DoctorReport {
-  baseURL: string
-  model: string
-  /** Whether the request was sent as a stream (`--stream`). */
-  stream: boolean
-  /** Adapters that matched, in patch order (the default `openai` adapter only for GPT models). */
-  adapters: string[]
-  /** What each matched adapter changed in the request, replayed one by one. */
-  patches: Array<{ adapter: string; changes: JsonChange[] }>
-  /** The body wildcall built, compared with the body it sent (after every adapter). */
-  requestDiff: JsonChange[]
-  /**
-   * What prompt mode changed in the body, after the adapters: the tools out of the request and into
-   * the system message (empty when the request went out with its tools).
-   */
-  promptChanges: JsonChange[]
-  /** The body sent (API key redacted). */
-  request?: ChatRequest
-  http?: DoctorHttp
-  /** The response body as received, API key redacted: JSON as JSON (save it for `wildcall repair`), anything else as text. */
-  rawResponse?: unknown
-  /**
-   * Every request sent, in order, and what each saw: in auto mode the native request the endpoint
-   * refused, then the one in prompt mode; `http`, `rawResponse` and `request` are the last one's.
-   */
-  exchanges: DoctorExchange[]
-  outcome: DoctorOutcome
-  fixes: string[]
-  toolCall?: { name: string; args: unknown }
-  /**
-   * How tools reached the model: the `--tool-mode`; what the endpoint did with tools sent natively
-   * (`unknown` when no answer said: nothing answered, or only errors such as a 429); then whether
-   * prompt mode gave a valid call (`unknown` when it got no answer; absent when not needed).
-   */
-  tools: {
-    mode: ToolMode
-    native: 'accepted' | 'refused' | 'unknown' | 'not sent'
-    refused: boolean
-    promptMode?: 'works' | 'fails' | 'unknown'
-    verdict: string
-  }
-  error?: { type: string; message: string; retryable: boolean; status?: number; retryAfterMs?: number }
-  verdict: string
-  durationMs: number
-  /**
-   * The same facts under the names `@wildcall/otel` gives them in spans (the OpenTelemetry GenAI
-   * conventions): `gen_ai.provider.name`, `gen_ai.request.model`, `server.address`, `server.port`,
-   * `gen_ai.response.*`, `gen_ai.usage.*`, `error.type`, `wildcall.fix.codes`, `gen_ai.tool.name` …
-   */
-  attributes: GenAiAttributes
-}
 
 const EXIT_BY_OUTCOME: Record<DoctorOutcome, number> = {
   clean: ExitCode.ok,
@@ -423,59 +350,4 @@ function replayPatches(
     patches.push({ adapter: name, changes: diffJson(before, body) })
   }
   return { patches, patched: body }
-}
-
-/** The human-readable report. */
-export function formatDoctorReport(report: DoctorReport): string {
-  const lines: string[] = []
-  lines.push(`wildcall doctor — ${report.baseURL} · model ${report.model}${report.stream ? ' · stream' : ''}`, '')
-  lines.push(`Adapters matched (patch order): ${report.adapters.join(', ') || `none${report.promptChanges.length > 0 ? '' : ' (the request goes out as built)'}`}`)
-  for (const patch of report.patches) {
-    lines.push(patch.changes.length === 0 ? `  ${patch.adapter}: no change` : `  ${patch.adapter}: ${patch.changes.length} change(s)`)
-    lines.push(...formatChanges(patch.changes).map((line) => `      ${line}`))
-  }
-  if (report.promptChanges.length > 0) {
-    lines.push(`Prompt mode (the tools described in the system message, after the adapters): ${report.promptChanges.length} change(s)`)
-    lines.push(...formatChanges(report.promptChanges).map((line) => `      ${line}`))
-  }
-  lines.push('', `Request diff (built by wildcall → sent after adapters${report.promptChanges.length > 0 ? ' and prompt mode' : ''}): ${report.requestDiff.length === 0 ? 'no change' : `${report.requestDiff.length} change(s)`}`)
-  lines.push(...formatChanges(report.requestDiff).map((line) => `  ${line}`))
-  lines.push('')
-  // An earlier request of the call (auto mode: the native one the endpoint refused) before the one reported.
-  // (In native mode the report is the first request's; a prompt-mode try after it is the Tools line's.)
-  const earlier = report.exchanges.slice(0, report.tools.mode === 'native' ? 0 : -1)
-  for (const [index, exchange] of earlier.entries()) {
-    lines.push(`Request ${index + 1} (tools ${exchange.tools === 'native' ? 'sent natively' : 'in the prompt'}): ${exchange.http ? `HTTP ${exchange.http.status} in ${exchange.http.durationMs} ms` : 'no response'}${exchange.error ? ` — ${exchange.error.type}` : ''}`)
-    if (exchange.rawResponse !== undefined) lines.push(indent(prettyBody(exchange.rawResponse), '  '))
-    lines.push('')
-  }
-  if (earlier.length > 0) lines.push(`Request ${earlier.length + 1} (tools ${report.request?.tools ? 'sent natively' : 'in the prompt'}):`)
-  if (report.http) {
-    lines.push(`HTTP: ${report.http.status} in ${report.http.durationMs} ms, ${report.http.bodyBytes} bytes${report.http.contentType ? ` (${report.http.contentType})` : ''}`)
-  } else {
-    lines.push('HTTP: no response')
-  }
-  if (report.rawResponse !== undefined) {
-    lines.push('Raw response (API key redacted):')
-    lines.push(indent(prettyBody(report.rawResponse), '  '))
-  }
-  lines.push('')
-  lines.push(`Repairs applied: ${report.fixes.length === 0 ? 'none' : report.fixes.join(', ')}`)
-  if (report.toolCall) lines.push(`Tool call: ${report.toolCall.name} → ${describeAction(report.toolCall.args)}`)
-  if (report.error) {
-    const { error } = report
-    lines.push(`Error: ${error.type}${error.status !== undefined ? ` (HTTP ${error.status})` : ''}`)
-    lines.push(`  retry can help: ${error.retryable ? 'yes' : 'no'}${error.retryAfterMs !== undefined ? ` (after ${(error.retryAfterMs / 1000).toFixed(1)} s)` : ''}`)
-    lines.push(`  ${error.message}`)
-  }
-  lines.push('', `Tools: ${report.tools.verdict}`)
-  lines.push(`Verdict: ${report.verdict}`, '')
-  return lines.join('\n')
-}
-
-const MAX_BODY_CHARS = 4000
-
-function prettyBody(body: unknown): string {
-  const pretty = typeof body === 'string' ? body : JSON.stringify(body, null, 2)
-  return pretty.length > MAX_BODY_CHARS ? `${pretty.slice(0, MAX_BODY_CHARS)}\n… (${pretty.length - MAX_BODY_CHARS} more characters; use --json for all of it)` : pretty
 }
