@@ -8,7 +8,16 @@ import type { ClientConfig } from './config'
 import { createClient } from './create-client'
 import type { EndpointProfile } from './endpoint-profile'
 
-/** One HTTP request of a {@link ProbeStep}: what it saw. */
+/**
+ * One HTTP request of a {@link ProbeStep}: what it saw.
+ *
+ * @example
+ * ```ts
+ * for (const { status, error } of report.steps[0]!.requests) console.log(status ?? 'no response', error?.type ?? 'taken')
+ * // 400 bad_request   (the tools refused natively)
+ * // 200 taken         (the same request in prompt mode)
+ * ```
+ */
 export interface ProbeRequest {
   /** The HTTP status; `undefined` when no response came (connection refused, timeout). */
   status: number | undefined
