@@ -93,6 +93,17 @@ describe('wildcall doctor --probe', () => {
     const { io, out } = makeIo()
     expect(await runProbe(probe(server, 'acme-1'), io)).toBe(1)
     expect(out.stdout).toContain('The first request failed (model_not_found)')
+    expect(out.stdout).toContain('No request was taken (HTTP 404), so nothing was learnt: the profile below is empty.')
+  })
+
+  it('should say that nothing answered at an address where no server listens', async () => {
+    const closed = await startScriptedServer({ script: [] })
+    await closed.close()
+    const { io, out } = makeIo()
+    expect(await runProbe({ ...probe(server, 'acme-1'), baseURL: closed.url }, io)).toBe(1)
+    expect(out.stdout).toContain('Nothing answered, so nothing was learnt: the profile below is empty.')
+    expect(out.stdout).toContain('    no response network_error: ')
+    expect(out.stdout).not.toContain('Nothing was refused')
   })
 })
 

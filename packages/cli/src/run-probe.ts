@@ -45,6 +45,10 @@ export function describeProbe(report: ProbeReport): string[] {
   if (reasoningFields.length > 0) lines.push(`It returns reasoning in ${reasoningFields.join(', ')}.`)
   if (second?.ok && Object.keys(profile.messageFields).length === 0 && reasoningFields.length > 0) lines.push('It takes a history without the reasoning.')
   if (stream) lines.push(stream.ok ? 'Streaming works.' : `Streaming failed (${stream.error?.type}).`)
+  if (!steps.some((step) => step.ok)) {
+    const statuses = [...new Set(requests.flatMap(({ status }) => (status === undefined ? [] : [`HTTP ${status}`])))]
+    lines.push(`${statuses.length > 0 ? `No request was taken (${statuses.join(', ')})` : 'Nothing answered'}, so nothing was learnt: the profile below is empty.`)
+  }
   // Only when every request was taken: a refusal the client adapted to is something learnt.
   if (choice?.ok && requests.every((request) => !request.error || request.status === undefined || request.status < 400)) {
     lines.push('Nothing was refused, so nothing was learnt: the endpoint took every form it was sent (a server that answers 200 to anything looks the same).')
