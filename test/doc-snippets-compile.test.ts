@@ -17,6 +17,8 @@ import { describe, expect, it } from 'vitest'
 // Blocks in other languages (sh, json, output) are not checked.
 
 const root = fileURLToPath(new URL('..', import.meta.url))
+// Where a block with no `snippet-folder` is checked: as a file of an app.
+const DEFAULT_FOLDER = 'test-results/doc-snippets'
 
 function markdownFiles(): string[] {
   const packages = readdirSync(join(root, 'packages')).map((name) => `packages/${name}/README.md`)
@@ -54,33 +56,43 @@ function readSnippets(): Snippet[] {
         where: `${path}:${text.slice(0, fence).split('\n').length}`,
         source: match[2]!,
         assumes: /<!-- snippet-assumes: (.*) -->/.exec(comments)?.[1] ?? '',
-        folder: /<!-- snippet-folder: (\S+) -->/.exec(comments)?.[1] ?? 'test-results/doc-snippets',
+        folder: /<!-- snippet-folder: (\S+) -->/.exec(comments)?.[1] ?? DEFAULT_FOLDER,
       }
     })
   })
 }
 
+const BASE_OPTIONS: ts.CompilerOptions = {
+  target: ts.ScriptTarget.ES2022,
+  moduleDetection: ts.ModuleDetectionKind.Force,
+  lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
+  types: ['node'],
+  typeRoots: [join(root, 'node_modules/@types')],
+  strict: true,
+  skipLibCheck: true,
+  noEmit: true,
+  esModuleInterop: true,
+}
+// What an app writes: a strict ESM app as the README's "TypeScript settings" describe it, nodenext
+// and the strictest options that change what a snippet may write (optional fields, indexed access).
+const APP_OPTIONS: ts.CompilerOptions = {
+  ...BASE_OPTIONS,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  exactOptionalPropertyTypes: true,
+  noUncheckedIndexedAccess: true,
+}
+// A block that sits in an example's sources (`snippet-folder`) is checked as that example compiles.
+const EXAMPLE_OPTIONS: ts.CompilerOptions = { ...BASE_OPTIONS, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler }
+
 /** The type errors of every snippet, by snippet, in one program. */
-function typeErrors(snippets: Snippet[]): Map<string, string[]> {
+function typeErrors(snippets: Snippet[], options: ts.CompilerOptions): Map<string, string[]> {
   // The files sit in the repository (never written to disk), so module resolution finds the
   // workspace node_modules.
   const files = new Map<string, Snippet>()
   snippets.forEach((snippet, index) => files.set(join(root, snippet.folder, `doc-snippet-${index}.ts`), snippet))
   const preambleLines = (snippet: Snippet) => (snippet.assumes ? 1 : 0)
   const textOf = (snippet: Snippet) => (snippet.assumes ? `${snippet.assumes}\n` : '') + snippet.source
-  const options: ts.CompilerOptions = {
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    moduleDetection: ts.ModuleDetectionKind.Force,
-    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
-    types: ['node'],
-    typeRoots: [join(root, 'node_modules/@types')],
-    strict: true,
-    skipLibCheck: true,
-    noEmit: true,
-    esModuleInterop: true,
-  }
   const host = ts.createCompilerHost(options)
   const getSourceFile = host.getSourceFile.bind(host)
   host.getSourceFile = (fileName, language, onError, create) => {
@@ -116,7 +128,10 @@ describe('the TypeScript snippets of the READMEs and docs/', () => {
   })
 
   it('should type-check every block against the built packages', () => {
-    const errors = typeErrors(snippets)
-    expect([...errors.values()].flat()).toEqual([])
+    const inApp = snippets.filter((snippet) => snippet.folder === DEFAULT_FOLDER)
+    const errors = [...typeErrors(inApp, APP_OPTIONS).values(), ...typeErrors(snippets.filter((snippet) => !inApp.includes(snippet)), EXAMPLE_OPTIONS).values()]
+    expect(errors.flat()).toEqual([])
+    // Every README's blocks are among the app's.
+    expect(inApp.filter((snippet) => snippet.where.startsWith('README.md')).length).toBeGreaterThan(10)
   }, 60_000)
 })

@@ -66,4 +66,14 @@ describe('README snippets', () => {
     )
     expect(outcome).toBe('')
   }, 120_000)
+
+  it('should load the README browser app as written: its placeholder key fits in a header', async () => {
+    const { code } = await transform(await readSnippet('README.md', 'browser-app'), { loader: 'ts', format: 'esm' })
+    const directory = join(root, 'test-results/snippets')
+    await mkdir(directory, { recursive: true })
+    const file = join(directory, 'browser-app-load.mjs')
+    await writeFile(file, code)
+    const loaded = (await import(file)) as { step?: unknown }
+    expect(typeof loaded.step).toBe('function')
+  })
 })

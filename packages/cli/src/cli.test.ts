@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { contentResponse, sseChunks, startScriptedServer, toolCallResponse, type ScriptedServer } from '@wildcall/sdk/testing'
+import { contentResponse, sseChunks, startScriptedServer, toolCallResponse, type RecordedRequest, type ScriptedReply, type ScriptedServer } from '@wildcall/sdk/testing'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { runScript } from '../../../test/run-script'
 
@@ -96,10 +96,11 @@ describe('wildcall (built CLI)', { timeout: 90_000 }, () => {
       expect(report.request.tool_choice).toEqual({ type: 'function', function: { name: 'AgentOutput' } })
       expect(report.http.status).toBe(200)
       expect(report.http.durationMs).toBeGreaterThanOrEqual(0)
-      expect(JSON.parse(report.rawResponse).choices[0].message.tool_calls[0].function.name).toBe('AgentOutput')
+      // The body as JSON, not a JSON-encoded string: `jq .rawResponse` saves what the server sent.
+      expect(report.rawResponse.choices[0].message.tool_calls[0].function.name).toBe('AgentOutput')
       expect(report.verdict).toMatch(/^WORKS:/)
       // The facts a span of @wildcall/otel carries, under the same names.
-      const response = JSON.parse(report.rawResponse)
+      const response = report.rawResponse
       expect(report.attributes).toEqual({
         'gen_ai.operation.name': 'chat',
         'gen_ai.provider.name': 'qwen',
@@ -135,14 +136,31 @@ describe('wildcall (built CLI)', { timeout: 90_000 }, () => {
       const run = await doctor('gemma2:2b')
       expect(run.code).toBe(0)
       const report = JSON.parse(run.stdout)
-      expect(report.tools).toMatchObject({ mode: 'auto', refused: true, promptMode: 'works' })
+      expect(report.tools).toMatchObject({ mode: 'auto', native: 'refused', refused: true, promptMode: 'works' })
       expect(report.tools.verdict).toMatch(/^TOOLS REFUSED, PROMPT MODE WORKS/)
       expect(report.fixes).toContain('prompt-tools')
+      // Both requests, the refused one first with its status and body.
+      expect(report.exchanges).toMatchObject([
+        { tools: 'native', http: { status: 400 }, rawResponse: { error: { message: 'registry.ollama.ai/library/gemma2:2b does not support tools' } }, error: { type: 'bad_request' } },
+        { tools: 'prompt', http: { status: 200 }, rawResponse: { choices: [{ message: { role: 'assistant' } }] } },
+      ])
+      expect(report.exchanges[1].error).toBeUndefined()
+      expect(report.http.status).toBe(200)
+      // Prompt mode made the change, after the adapters (none here): the tools out, the block appended.
+      expect(report.promptChanges).toContainEqual({ path: 'tools', kind: 'removed', before: expect.any(Array) })
+      expect(report.promptChanges.find((change: { path: string }) => change.path === 'messages[0].content').after).toContain('AgentOutput')
       expect(report.verdict).toMatch(/^WORKS IN PROMPT MODE: gemma2:2b answered the tools described in the prompt with a valid AgentOutput call/)
       expect(report.toolCall).toEqual({ name: 'AgentOutput', args: STEP })
       expect(server.requests).toHaveLength(2)
       const text = await wildcall(['doctor', '--base-url', server.url, '--model', 'gemma2:2b', '--quiet'])
       expect(text.stdout).toMatch(/\nTools: TOOLS REFUSED, PROMPT MODE WORKS: gemma2:2b gave a valid call/)
+      expect(text.stdout).toContain('Adapters matched (patch order): none\nPrompt mode (the tools described in the system message, after the adapters): ')
+      expect(text.stdout).not.toContain('none (the request goes out as built)')
+      // The appended tools block is seen: the old text's end, then what was added.
+      expect(text.stdout).toMatch(/~ messages\[0\]\.content: …"[^\n]{0,20}exactly one action\." \+ "\\n\\n[^\n]*<tools>/)
+      expect(text.stdout).toContain('Request 1 (tools sent natively): HTTP 400 in ')
+      expect(text.stdout).toContain('"message": "registry.ollama.ai/library/gemma2:2b does not support tools"')
+      expect(text.stdout).toContain('Request 2 (tools in the prompt):\nHTTP: 200 in ')
     })
 
     it('should fail with --tool-mode native on such an endpoint, and still say whether prompt mode works', async () => {
@@ -152,7 +170,8 @@ describe('wildcall (built CLI)', { timeout: 90_000 }, () => {
       const report = JSON.parse(run.stdout)
       expect(report.outcome).toBe('error_final')
       expect(report.error.message).toContain("toolMode: 'prompt'")
-      expect(report.tools).toMatchObject({ mode: 'native', refused: true, promptMode: 'works' })
+      expect(report.tools).toMatchObject({ mode: 'native', native: 'refused', refused: true, promptMode: 'works' })
+      expect(report.exchanges.map((exchange: { tools: string; http: { status: number } }) => [exchange.tools, exchange.http.status])).toEqual([['native', 400], ['prompt', 200]])
       // The report's request and response are the native ones; the probe went out without tools.
       expect(report.request.tools).toBeDefined()
       expect(report.http.status).toBe(400)
@@ -162,7 +181,7 @@ describe('wildcall (built CLI)', { timeout: 90_000 }, () => {
     it('should send the tools in the prompt with --tool-mode prompt, and refuse an unknown mode', async () => {
       server.setScript(refusingServer)
       const report = JSON.parse((await doctor('gemma2:2b', ['--tool-mode', 'prompt'])).stdout)
-      expect(report.tools).toMatchObject({ mode: 'prompt', refused: false })
+      expect(report.tools).toMatchObject({ mode: 'prompt', native: 'not sent', refused: false, promptMode: 'works' })
       expect(report.tools.verdict).toMatch(/^TOOLS IN THE PROMPT/)
       expect(server.requests).toHaveLength(1)
       const bad = await doctor('gemma2:2b', ['--tool-mode', 'json'])
@@ -172,7 +191,8 @@ describe('wildcall (built CLI)', { timeout: 90_000 }, () => {
 
     it('should report tools accepted natively by a server that takes them', async () => {
       const report = JSON.parse((await doctor()).stdout)
-      expect(report.tools).toEqual({ mode: 'auto', refused: false, verdict: 'TOOLS ACCEPTED: the endpoint takes tools natively.' })
+      expect(report.tools).toEqual({ mode: 'auto', native: 'accepted', refused: false, verdict: 'TOOLS ACCEPTED: the endpoint took the request with tools (HTTP 200).' })
+      expect(report.promptChanges).toEqual([])
     })
 
     it('should show no adapter change for a model no adapter patches', async () => {
@@ -201,6 +221,9 @@ describe('wildcall (built CLI)', { timeout: 90_000 }, () => {
       expect(report.error).toMatchObject({ type: 'rate_limit', retryable: true, status: 429, retryAfterMs: 7000 })
       expect(report.http.status).toBe(429)
       expect(report.verdict).toMatch(/^TRANSIENT FAILURE: rate_limit/)
+      // A 429 says nothing about tools.
+      expect(report.tools).toMatchObject({ native: 'unknown', refused: false })
+      expect(report.tools.verdict).toBe('TOOLS UNKNOWN: the only answer was HTTP 429 (rate_limit), which does not say whether the endpoint takes tools.')
       // doctor sends one request: it reports the failure instead of retrying it away.
       expect(server.requests).toHaveLength(1)
     })
@@ -212,7 +235,7 @@ describe('wildcall (built CLI)', { timeout: 90_000 }, () => {
       const report = JSON.parse(run.stdout)
       expect(report.outcome).toBe('error_final')
       expect(report.error).toMatchObject({ type: 'auth_error', retryable: false, status: 401 })
-      expect(report.rawResponse).toContain('[REDACTED]')
+      expect(report.rawResponse.error.message).toBe('Incorrect API key provided: [REDACTED]')
       expect(run.stdout + run.stderr).not.toContain(API_KEY)
       expect(report.verdict).toMatch(/^FAILS: auth_error — retrying will not help/)
       expect(report.attributes).toMatchObject({ 'http.response.status_code': 401, 'error.type': 'auth_error', 'gen_ai.response.finish_reasons': ['error'] })
@@ -243,9 +266,20 @@ describe('wildcall (built CLI)', { timeout: 90_000 }, () => {
       expect(report.error.type).toBe('network_error')
       expect(report.http).toBeUndefined()
       expect(report.verdict).toBe(`UNREACHABLE: nothing answered at ${url} (ECONNREFUSED). Check the host and port of --base-url, that the server is running, and your network or proxy.`)
+      expect(report.tools).toMatchObject({ native: 'unknown', refused: false })
+      expect(report.tools.verdict).toBe('TOOLS UNKNOWN: nothing answered, so nothing says whether the endpoint takes tools.')
+      expect(report.exchanges).toEqual([{ tools: 'native', error: { type: 'network_error', message: expect.stringContaining('ECONNREFUSED') } }])
       const text = await wildcall(['doctor', '--base-url', url, '--model', 'gpt-4.1-mini', '--quiet'])
       expect(text.code).toBe(4)
       expect(text.stdout).toContain('Verdict: UNREACHABLE')
+    })
+
+    it('should call a port fetch refuses outright (9) a final config error, not a transient failure', async () => {
+      const run = await wildcall(['doctor', '--base-url', 'http://127.0.0.1:9/v1', '--model', 'gpt-4.1-mini', '--json'])
+      expect(run.code).toBe(1)
+      const report = JSON.parse(run.stdout)
+      expect(report).toMatchObject({ outcome: 'error_final', error: { type: 'config_error', retryable: false }, tools: { native: 'unknown' } })
+      expect(report.verdict).toMatch(/^FAILS: config_error — retrying will not help\. \[wildcall\] Fetch refuses the port of http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions \("bad port"\)/)
     })
 
     it('should call a host name that does not resolve unreachable too', async () => {
@@ -390,6 +424,55 @@ export const version = '1.0.0'
     })
   })
 
+  // One endpoint imitation each: doctor's text, its --json and the profile --probe writes must agree.
+  describe('doctor agrees with itself', () => {
+    const nameOf = (request: RecordedRequest) => request.body.tools![0]!.function.name
+    const hermes = contentResponse(`<tool_call>${JSON.stringify({ name: 'AgentOutput', arguments: STEP })}</tool_call>`)
+    const toolless = (refusal: ScriptedReply) => (request: RecordedRequest): ScriptedReply =>
+      request.body.tools ? refusal : { body: /answer tool/.test(JSON.stringify(request.body.messages)) ? contentResponse('<tool_call>{"name": "answer", "arguments": {"word": "ready"}}</tool_call>') : hermes }
+    const endpoints: Array<[string, ((request: RecordedRequest) => ScriptedReply) | undefined, { native: string; toolMode?: string; code: number }]> = [
+      ['unreachable', undefined, { native: 'unknown', code: 4 }],
+      ['a 429 to everything', () => ({ status: 429, headers: { 'retry-after': '1' }, body: { error: { message: 'Rate limit reached for requests', code: 'rate_limit_exceeded' } } }), { native: 'unknown', code: 3 }],
+      ['Ollama refusing tools', toolless({ status: 400, body: { error: 'registry.ollama.ai/library/gemma3:4b does not support tools' } }), { native: 'refused', toolMode: 'prompt', code: 0 }],
+      ['vLLM refusing tools', toolless({ status: 400, body: { object: 'error', message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set', type: 'BadRequestError', code: 400 } }), { native: 'refused', toolMode: 'prompt', code: 0 }],
+      ['a reasoner', (request) => ({ body: toolCallResponse(nameOf(request), nameOf(request) === 'answer' ? { word: 'ready' } : STEP, { message: { reasoning_content: 'The search box is [1].' } }) }), { native: 'accepted', code: 0 }],
+      ['an OpenAI-like server', (request) => ({ body: toolCallResponse(nameOf(request), nameOf(request) === 'answer' ? { word: 'ready' } : STEP) }), { native: 'accepted', code: 0 }],
+    ]
+
+    it.each(endpoints)('%s', async (_name, script, expected) => {
+      let url = server.url
+      if (script) server.setScript(script)
+      else {
+        const closed = await startScriptedServer({ script: [] })
+        url = closed.url
+        await closed.close()
+      }
+      const args = ['doctor', '--base-url', url, '--model', 'acme-1', '--quiet']
+      const text = await wildcall(args)
+      const before = server.requests.length
+      const json = await wildcall([...args, '--json'])
+      const report = JSON.parse(json.stdout)
+      expect([text.code, json.code]).toEqual([expected.code, expected.code])
+      expect(report.tools.native).toBe(expected.native)
+      // The text says what the JSON says, line for line.
+      expect(text.stdout).toContain(`\nTools: ${report.tools.verdict}\n`)
+      expect(text.stdout).toContain(`\nVerdict: ${report.verdict}\n`)
+      expect(text.stdout.includes('TOOLS ACCEPTED')).toBe(expected.native === 'accepted')
+      expect(text.stdout.includes('TOOLS UNKNOWN')).toBe(expected.native === 'unknown')
+      for (const exchange of report.exchanges) expect(text.stdout).toContain(exchange.http ? `${exchange.http.status} in ` : 'HTTP: no response')
+      expect(report.exchanges.filter((exchange: { http?: unknown }) => exchange.http).length).toBe(script ? server.requests.length - before : 0)
+      // The profile --probe writes says the same about tools.
+      const path = join(work, 'agree.json')
+      await rm(path, { force: true })
+      const probed = await wildcall(['doctor', '--probe', '--base-url', url, '--model', 'acme-1', '--profile', path])
+      const profile = JSON.parse(readFileSync(path, 'utf8'))
+      expect(profile.toolMode).toBe(expected.toolMode)
+      expect(probed.code).toBe(expected.native === 'unknown' ? 1 : 0)
+      if (expected.toolMode) expect(probed.stdout).toContain("the profile says toolMode 'prompt'")
+      expect(probed.stdout.includes('Nothing was refused')).toBe(expected.native === 'accepted')
+    })
+  })
+
   describe('repair', () => {
     it('should repair a saved whole response and print the action and fix codes', async () => {
       const file = join(work, 'double.json')
@@ -400,6 +483,27 @@ export const version = '1.0.0'
       expect(run.stdout).toContain('Action: input_text {"index":1,"text":"wildcall"}')
       expect(run.stdout).toContain('next_goal: Type into the search box.')
       expect(run.stdout).toMatch(/Fixes: .*double-encoded-arguments/)
+    })
+
+    it('should repair the raw response of doctor --json saved with jq, and a response saved as a JSON string', async () => {
+      server.setScript([{ body: toolCallResponse('AgentOutput', JSON.stringify(JSON.stringify(STEP))) }])
+      const doctorRun = await wildcall(['doctor', '--base-url', server.url, '--model', 'gpt-4.1-mini', '--json', '--quiet'])
+      // What `jq .rawResponse > saved.json` writes.
+      const saved = join(work, 'saved.json')
+      await writeFile(saved, `${JSON.stringify(JSON.parse(doctorRun.stdout).rawResponse, null, 2)}\n`)
+      const run = await wildcall(['repair', saved, '--model', 'gpt-4.1-mini'])
+      expect(run.code).toBe(0)
+      expect(run.stdout).toContain('Input: a chat-completions response')
+      expect(run.stdout).toMatch(/Fixes: .*double-encoded-arguments/)
+      const encoded = await wildcall(['repair', '-', '--json'], { stdin: JSON.stringify(JSON.stringify(toolCallResponse('AgentOutput', STEP))) })
+      expect(encoded.code).toBe(0)
+      expect(JSON.parse(encoded.stdout)).toMatchObject({ ok: true, input: 'response', toolCall: { name: 'AgentOutput', args: STEP } })
+    })
+
+    it('should say "none" when no adapter matches, not print an empty Adapters line', async () => {
+      const run = await wildcall(['repair', '-'], { stdin: JSON.stringify(toolCallResponse('AgentOutput', STEP)) })
+      expect(run.code).toBe(0)
+      expect(run.stdout).toContain('Adapters: none (pass --model or --base-url to run the ones that match)\n')
     })
 
     it('should read raw model text from stdin', async () => {

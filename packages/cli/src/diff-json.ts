@@ -44,15 +44,28 @@ export function diffJson(before: unknown, after: unknown, path = ''): JsonChange
   return [{ path: path || '(body)', kind: 'changed', before, after }]
 }
 
-/** One line per change, in the style of a unified diff: `+ path: value`, `- path: value`, `~ path: a → b`. */
+// Characters of the shared start kept before a string's change, to show where it is.
+const CONTEXT = 20
+
+/**
+ * One line per change, in the style of a unified diff: `+ path: value`, `- path: value`, `~ path: a → b`.
+ * Two strings with a long start in common are shown from just before they differ (`…`), so a block
+ * appended to a message is seen, not cut off at the same place on both sides.
+ */
 export function formatChanges(changes: JsonChange[], maxValueLength = 120): string[] {
-  const show = (value: unknown) => {
-    const text = value === undefined ? 'undefined' : JSON.stringify(value)
-    return text.length > maxValueLength ? `${text.slice(0, maxValueLength - 1)}…` : text
-  }
-  return changes.map((change) => {
-    if (change.kind === 'added') return `+ ${change.path}: ${show(change.after)}`
-    if (change.kind === 'removed') return `- ${change.path}: ${show(change.before)}`
-    return `~ ${change.path}: ${show(change.before)} → ${show(change.after)}`
+  const cut = (text: string) => (text.length > maxValueLength ? `${text.slice(0, maxValueLength - 1)}…` : text)
+  const show = (value: unknown) => cut(value === undefined ? 'undefined' : JSON.stringify(value))
+  // A string from `from` on, marked as the end of a longer one.
+  const tail = (text: string, from: number) => (from > 0 ? cut(`…"${JSON.stringify(text.slice(from)).slice(1)}`) : show(text))
+  return changes.map(({ kind, path, before, after }) => {
+    if (kind === 'added') return `+ ${path}: ${show(after)}`
+    if (kind === 'removed') return `- ${path}: ${show(before)}`
+    if (typeof before !== 'string' || typeof after !== 'string') return `~ ${path}: ${show(before)} → ${show(after)}`
+    let same = 0
+    while (same < before.length && before[same] === after[same]) same++
+    const from = same > CONTEXT ? same - CONTEXT : 0
+    // Text appended to the end: the end of the old text, then what was added, whole from its start.
+    if (same === before.length) return `~ ${path}: ${tail(before, from)} + ${show(after.slice(same))}`
+    return `~ ${path}: ${tail(before, from)} → ${tail(after, from)}`
   })
 }

@@ -1,14 +1,16 @@
 import { createClient, isInvokeError, normalizeModelName, openaiAdapter, type Adapter, type AdapterContext, type ChatRequest, type InvokeResult, type ToolMode } from '@wildcall/sdk'
-import { buildRequest, refusesTools, resolveEndpoint } from '@wildcall/sdk/internal'
+import { buildRequest, hermesPrompt, refusesTools, resolveEndpoint, toPromptBody } from '@wildcall/sdk/internal'
 import { createAllAdapters } from './create-all-adapters'
 import { createBrowserAgentTools, createDoctorMessages, MACRO_TOOL_NAME } from './create-browser-actions'
 import { UsageError, type CliIo } from './cli-io'
-import { diffJson, formatChanges, type JsonChange } from './diff-json'
+import { diffJson } from './diff-json'
+import type { DoctorExchange, DoctorHttp, DoctorOutcome, DoctorReport } from './doctor-report'
+import { formatDoctorReport } from './format-doctor-report'
 import { loadAdapterModules, parseAdapterOptions } from './load-adapters'
 import { ExitCode } from './exit-code'
 import { parseCommandArguments } from './parse-command-arguments'
 import { runProbe } from './run-probe'
-import { indent, redactText, describeAction } from './format-output'
+import { redactText, describeAction } from './format-output'
 import { providerName, repairAttributes, responseAttributes, serverAttributes, type GenAiAttributes } from '@wildcall/otel/attributes'
 
 export const DOCTOR_HELP = `Usage: wildcall doctor --base-url URL --model NAME [options]
@@ -47,45 +49,6 @@ Options:
 Exit codes: 0 works (clean or repaired) · 1 fails, retrying will not help · 2 usage error ·
 3 transient failure, a retry may help · 4 unreachable: no server answered at that address.
 `
-
-/** The kinds of outcome a doctor run can have. */
-export type DoctorOutcome = 'clean' | 'repaired' | 'error_retryable' | 'error_final' | 'unreachable'
-
-/** What `wildcall doctor --json` prints. */
-export interface DoctorReport {
-  baseURL: string
-  model: string
-  /** Whether the request was sent as a stream (`--stream`). */
-  stream: boolean
-  /** Adapters that matched, in patch order (the default `openai` adapter only for GPT models). */
-  adapters: string[]
-  /** What each matched adapter changed in the request, replayed one by one. */
-  patches: Array<{ adapter: string; changes: JsonChange[] }>
-  /** The body wildcall built, compared with the body it sent (after every adapter). */
-  requestDiff: JsonChange[]
-  /** The body sent (API key redacted). */
-  request?: ChatRequest
-  http?: { status: number; durationMs: number; bodyBytes: number; contentType: string | null }
-  /** The response body as received, API key redacted. */
-  rawResponse?: string
-  outcome: DoctorOutcome
-  fixes: string[]
-  toolCall?: { name: string; args: unknown }
-  /**
-   * How tools reached the model: the `--tool-mode`, whether the endpoint refused them natively, and
-   * then whether prompt mode gave a valid call (`undefined` when it was not needed or not tried).
-   */
-  tools: { mode: ToolMode; refused: boolean; promptMode?: 'works' | 'fails'; verdict: string }
-  error?: { type: string; message: string; retryable: boolean; status?: number; retryAfterMs?: number }
-  verdict: string
-  durationMs: number
-  /**
-   * The same facts under the names `@wildcall/otel` gives them in spans (the OpenTelemetry GenAI
-   * conventions): `gen_ai.provider.name`, `gen_ai.request.model`, `server.address`, `server.port`,
-   * `gen_ai.response.*`, `gen_ai.usage.*`, `error.type`, `wildcall.fix.codes`, `gen_ai.tool.name` …
-   */
-  attributes: GenAiAttributes
-}
 
 const EXIT_BY_OUTCOME: Record<DoctorOutcome, number> = {
   clean: ExitCode.ok,
@@ -159,37 +122,44 @@ function unreachableCode(error: unknown): string | undefined {
   return undefined
 }
 
+/** A body as JSON when it is JSON, else as the text it is (an HTML page, an event stream). */
+function readBody(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
+}
+
 async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, toolMode, adapters, progress }: DiagnoseInput): Promise<DoctorReport> {
   const tools = createBrowserAgentTools()
   const messages = createDoctorMessages()
-  let http: DoctorReport['http']
-  let rawResponse: string | undefined
-  let bodyRead: Promise<void> | undefined
-  let sent: ChatRequest | undefined
-  // Whether a request went out without `tools` (prompt mode), and the first HTTP status seen.
-  let prompted = false
-  let firstStatus: number | undefined
+  // One record per request, in order: the `request` event opens it, the fetch and `response` event fill it in.
+  const exchanges: Array<DoctorExchange & { request: ChatRequest; failure?: unknown }> = []
+  const reads: Array<Promise<void>> = []
 
   // Our own fetch around the real one: it sees the status, timing and body exactly as they arrive,
   // before the SDK classifies or repairs anything.
   const customFetch: typeof fetch = async (input, init) => {
+    const exchange = exchanges.at(-1)
     const startedAt = performance.now()
     const ticker = setInterval(() => progress(`… still waiting for ${model} (${Math.round((performance.now() - startedAt) / 1000)} s)`), 5000)
     ticker.unref?.()
     try {
       const response = await fetch(input, init)
-      const record = (text: string | undefined) => {
-        rawResponse = text === undefined ? undefined : redactText(text, apiKey)
-        if (http) http.bodyBytes = text === undefined ? 0 : new TextEncoder().encode(text).length
-      }
-      // A stream is read by the SDK as it arrives: its copy is recorded on the side, not awaited here.
-      const copy = response.clone().text().catch(() => undefined)
-      const text = stream ? undefined : await copy
       const durationMs = Math.round(performance.now() - startedAt)
-      http = { status: response.status, durationMs, bodyBytes: 0, contentType: response.headers.get('content-type') }
-      firstStatus ??= response.status
-      if (stream) bodyRead = copy.then(record)
-      else record(text)
+      const http: DoctorHttp = { status: response.status, durationMs, bodyBytes: 0, contentType: response.headers.get('content-type') }
+      if (exchange) exchange.http = http
+      // A stream is read by the SDK as it arrives: its copy is recorded on the side, not awaited here.
+      const copy = response
+        .clone()
+        .text()
+        .then((text) => {
+          http.bodyBytes = new TextEncoder().encode(text).length
+          if (exchange) exchange.rawResponse = readBody(redactText(text, apiKey))
+        }, () => undefined)
+      if (stream) reads.push(copy)
+      else await copy
       progress(`← HTTP ${response.status} after ${durationMs} ms${stream ? ' (streaming)' : ''}`)
       return response
     } finally {
@@ -206,15 +176,22 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, toolMode, a
     throw error
   }
   let answered: import('@wildcall/sdk').ClientEvents['response'] | undefined
-  client.events.on('response', (event) => (answered = event))
+  client.events.on('response', (event) => {
+    answered = event
+    const exchange = exchanges.at(-1)
+    if (exchange && isInvokeError(event.error)) {
+      exchange.failure = event.error
+      exchange.error = { type: event.error.type, message: redactText(event.error.message, apiKey) }
+    }
+  })
   client.events.on('request', ({ url, body }) => {
-    sent = body
-    if (!body.tools) prompted = true
-    progress(`→ POST ${url} (model ${model}, adapters: ${client.adapters.join(', ') || 'none'}${stream ? ', stream' : ''})`)
+    exchanges.push({ tools: body.tools ? 'native' : 'prompt', request: body })
+    progress(`→ POST ${url} (model ${model}, adapters: ${client.adapters.join(', ') || 'none'}${body.tools ? '' : ', tools in the prompt'}${stream ? ', stream' : ''})`)
   })
 
   const unpatched = buildRequest({ model, messages, tools, toolChoiceName: MACRO_TOOL_NAME })
-  const patches = replayPatches(unpatched, [...adapters, openaiAdapter()], client.adapters, { baseURL, model, tools })
+  const available = [...adapters, openaiAdapter()]
+  const { patches, patched } = replayPatches(unpatched, available, client.adapters, { baseURL, model, tools })
 
   const startedAt = performance.now()
   let result: InvokeResult | undefined
@@ -225,31 +202,44 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, toolMode, a
     failure = error
   }
   // The stream's copy ends with the stream; a server that keeps the connection open is not waited for.
-  if (bodyRead) await Promise.race([bodyRead, new Promise((resolve) => setTimeout(resolve, 1_000).unref?.())])
+  if (reads.length > 0) await Promise.race([Promise.all(reads), new Promise((resolve) => setTimeout(resolve, 1_000).unref?.())])
   if (failure !== undefined && !isInvokeError(failure)) throw failure
-  // A refusal of tools: in auto mode the client went on in prompt mode by itself; in native mode,
-  // one more request in prompt mode says whether that would work here.
-  const refused = (toolMode === 'auto' && prompted && firstStatus !== undefined && firstStatus >= 400) || refusesTools(failure)
-  let promptMode: 'works' | 'fails' | undefined
+  // The report is about the last request of the call itself (in auto mode, the one in prompt mode).
+  const main = exchanges.at(-1)
+  const native = exchanges.filter((exchange) => exchange.tools === 'native')
+  const refused = native.some((exchange) => refusesTools(exchange.failure))
+  // A refusal in native mode: one more request in prompt mode says whether that would work here.
   let promptFailure: unknown = failure
+  let promptResult = result
   if (refused && toolMode === 'native') {
     progress('… the endpoint refuses tools: trying prompt mode once')
-    // The report stays about the native request: the probe's own HTTP record is set aside.
-    const kept = { http, rawResponse, sent }
     const probe = client.invoke(messages, tools, { toolChoiceName: MACRO_TOOL_NAME, toolMode: 'prompt' })
-    promptFailure = await probe.then(() => undefined, (error: unknown) => error)
-    promptMode = promptFailure === undefined ? 'works' : 'fails'
-    ;({ http, rawResponse, sent } = kept)
-  } else if (refused) promptMode = result ? 'works' : 'fails'
+    promptResult = await probe.then((value) => value, (error: unknown) => ((promptFailure = error), undefined))
+    if (promptResult) promptFailure = undefined
+  }
+  const prompted = exchanges.filter((exchange) => exchange.tools === 'prompt').at(-1)
   const durationMs = Math.round(performance.now() - startedAt)
-  const toolsVerdict = !refused
-    ? toolMode === 'prompt'
+  const answeredOk = (exchange: { http?: DoctorHttp } | undefined) => exchange?.http !== undefined && exchange.http.status < 300
+  const nativeVerdict: DoctorReport['tools']['native'] = toolMode === 'prompt' ? 'not sent' : refused ? 'refused' : native.some(answeredOk) ? 'accepted' : 'unknown'
+  // Prompt mode failed only when the model answered and no valid call came of it (or a final error):
+  // a request that got no answer, or a 429, says nothing about it.
+  const promptMode: DoctorReport['tools']['promptMode'] =
+    !refused && toolMode !== 'prompt' ? undefined : promptResult ? 'works' : !answeredOk(prompted) && isInvokeError(promptFailure) && promptFailure.retryable ? 'unknown' : 'fails'
+  const seen = native.at(-1)
+  const toolsVerdict =
+    nativeVerdict === 'not sent'
       ? 'TOOLS IN THE PROMPT (--tool-mode prompt): the endpoint was not asked to take tools.'
-      : 'TOOLS ACCEPTED: the endpoint takes tools natively.'
-    : promptMode === 'works'
-      ? `TOOLS REFUSED, PROMPT MODE WORKS: ${model} gave a valid call from the tools described in the prompt. ${toolMode === 'auto' ? "toolMode 'auto' (the default) switches by itself" : "Use toolMode 'auto' or 'prompt'"}.`
-      : `TOOLS REFUSED, PROMPT MODE FAILS: ${isInvokeError(promptFailure) ? `${promptFailure.type} — ${redactText(promptFailure.message, apiKey)}` : 'no valid call'}`
-  const toolsReport: DoctorReport['tools'] = { mode: toolMode, refused, ...(promptMode ? { promptMode } : {}), verdict: toolsVerdict }
+      : nativeVerdict === 'accepted'
+        ? `TOOLS ACCEPTED: the endpoint took the request with tools (HTTP ${native.find(answeredOk)!.http!.status}).`
+        : nativeVerdict === 'unknown'
+          ? `TOOLS UNKNOWN: ${seen?.http ? `the only answer was HTTP ${seen.http.status}${seen.error ? ` (${seen.error.type})` : ''}, which does not say` : 'nothing answered, so nothing says'} whether the endpoint takes tools.`
+          : promptMode === 'works'
+            ? `TOOLS REFUSED, PROMPT MODE WORKS: ${model} gave a valid call from the tools described in the prompt. ${toolMode === 'auto' ? "toolMode 'auto' (the default) switches by itself" : "Use toolMode 'auto' or 'prompt'"}.`
+            : `TOOLS REFUSED, PROMPT MODE ${promptMode === 'unknown' ? 'UNKNOWN' : 'FAILS'}: ${isInvokeError(promptFailure) ? `${promptFailure.type} — ${redactText(promptFailure.message, apiKey)}` : 'no valid call'}`
+  const toolsReport: DoctorReport['tools'] = { mode: toolMode, native: nativeVerdict, refused, ...(promptMode ? { promptMode } : {}), verdict: toolsVerdict }
+  const sent = main?.request
+  // Prompt mode comes after the adapters: replayed on their body, it is what changed the rest.
+  const promptChanges = sent && !sent.tools ? diffJson(patched, toPromptBody(patched, available.find((adapter) => client.adapters.includes(adapter.name) && adapter.prompt)?.prompt ?? hermesPrompt, MACRO_TOOL_NAME)) : []
 
   const base = {
     baseURL,
@@ -258,12 +248,15 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, toolMode, a
     adapters: [...client.adapters],
     patches,
     requestDiff: sent ? diffJson(JSON.parse(redactText(JSON.stringify(unpatched), apiKey)), sent) : [],
+    promptChanges,
     ...(sent ? { request: sent } : {}),
-    ...(http ? { http } : {}),
-    ...(rawResponse !== undefined ? { rawResponse } : {}),
+    ...(main?.http ? { http: main.http } : {}),
+    ...(main?.rawResponse !== undefined ? { rawResponse: main.rawResponse } : {}),
+    exchanges: exchanges.map(({ tools, http, rawResponse, error }) => ({ tools, ...(http ? { http } : {}), ...(rawResponse !== undefined ? { rawResponse } : {}), ...(error ? { error } : {}) })),
     tools: toolsReport,
     durationMs,
   }
+  const http = main?.http
   const { url } = resolveEndpoint(baseURL)
   const attributes: GenAiAttributes = {
     'gen_ai.operation.name': 'chat',
@@ -321,14 +314,14 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, toolMode, a
 
 /**
  * Applies each matched adapter's `patchRequest` in the client's order to a copy of the built body,
- * to say which adapter changed what. The real sent body stays the reference (`requestDiff`).
+ * to say which adapter changed what, and the body they leave. The real sent body stays the reference (`requestDiff`).
  */
 function replayPatches(
   unpatched: ChatRequest,
   available: Adapter[],
   order: readonly string[],
   { baseURL, model, tools }: { baseURL: string; model: string; tools: AdapterContext['tools'] },
-): DoctorReport['patches'] {
+): { patches: DoctorReport['patches']; patched: ChatRequest } {
   const endpoint = resolveEndpoint(baseURL)
   const context: AdapterContext = {
     model,
@@ -360,52 +353,5 @@ function replayPatches(
     }
     patches.push({ adapter: name, changes: diffJson(before, body) })
   }
-  return patches
-}
-
-/** The human-readable report. */
-export function formatDoctorReport(report: DoctorReport): string {
-  const lines: string[] = []
-  lines.push(`wildcall doctor — ${report.baseURL} · model ${report.model}${report.stream ? ' · stream' : ''}`, '')
-  lines.push(`Adapters matched (patch order): ${report.adapters.join(', ') || 'none (the request goes out as built)'}`)
-  for (const patch of report.patches) {
-    lines.push(patch.changes.length === 0 ? `  ${patch.adapter}: no change` : `  ${patch.adapter}: ${patch.changes.length} change(s)`)
-    lines.push(...formatChanges(patch.changes).map((line) => `      ${line}`))
-  }
-  lines.push('', `Request diff (built by wildcall → sent after adapters): ${report.requestDiff.length === 0 ? 'no change' : `${report.requestDiff.length} change(s)`}`)
-  lines.push(...formatChanges(report.requestDiff).map((line) => `  ${line}`))
-  lines.push('')
-  if (report.http) {
-    lines.push(`HTTP: ${report.http.status} in ${report.http.durationMs} ms, ${report.http.bodyBytes} bytes${report.http.contentType ? ` (${report.http.contentType})` : ''}`)
-  } else {
-    lines.push('HTTP: no response')
-  }
-  if (report.rawResponse !== undefined) {
-    lines.push('Raw response (API key redacted):')
-    lines.push(indent(prettyBody(report.rawResponse), '  '))
-  }
-  lines.push('')
-  lines.push(`Repairs applied: ${report.fixes.length === 0 ? 'none' : report.fixes.join(', ')}`)
-  if (report.toolCall) lines.push(`Tool call: ${report.toolCall.name} → ${describeAction(report.toolCall.args)}`)
-  if (report.error) {
-    const { error } = report
-    lines.push(`Error: ${error.type}${error.status !== undefined ? ` (HTTP ${error.status})` : ''}`)
-    lines.push(`  retry can help: ${error.retryable ? 'yes' : 'no'}${error.retryAfterMs !== undefined ? ` (after ${(error.retryAfterMs / 1000).toFixed(1)} s)` : ''}`)
-    lines.push(`  ${error.message}`)
-  }
-  lines.push('', `Tools: ${report.tools.verdict}`)
-  lines.push(`Verdict: ${report.verdict}`, '')
-  return lines.join('\n')
-}
-
-const MAX_BODY_CHARS = 4000
-
-function prettyBody(text: string): string {
-  let pretty = text
-  try {
-    pretty = JSON.stringify(JSON.parse(text), null, 2)
-  } catch {
-    // Not JSON (an HTML error page, …): shown as received.
-  }
-  return pretty.length > MAX_BODY_CHARS ? `${pretty.slice(0, MAX_BODY_CHARS)}\n… (${pretty.length - MAX_BODY_CHARS} more characters; use --json for all of it)` : pretty
+  return { patches, patched: body }
 }

@@ -66,11 +66,44 @@ describe('wildcall doctor --probe', () => {
     expect(report.conclusions).toContain('It returns reasoning in reasoning_content.')
   })
 
+  it.each([
+    ['Ollama', 400, { error: 'registry.ollama.ai/library/gemma3:4b does not support tools' }, 'does not support tools'],
+    ['vLLM', 400, { object: 'error', message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set', type: 'BadRequestError', code: 400 }, '--enable-auto-tool-choice'],
+  ])('should say that %s refused tools and prompt mode was learnt, never "nothing was learnt"', async (_name, status, body, words) => {
+    server.setScript((request) => (request.body.tools ? { status, body } : answer(request, contentResponse('<tool_call>{"name": "answer", "arguments": {"word": "ready"}}</tool_call>'))))
+    const { io, out } = makeIo()
+    expect(await runProbe(probe(server, 'acme-1'), io)).toBe(0)
+    expect(out.stdout).not.toContain('Nothing was refused')
+    expect(out.stdout).toContain("Tools: refused natively (HTTP 400, bad_request); the tools described in the prompt were taken, so the profile says toolMode 'prompt'.")
+    expect(out.stdout).toContain('"toolMode": "prompt"')
+    // The refused request itself, under its step.
+    expect(out.stdout).toMatch(new RegExp(`\\n  tool_choice: taken · [^\\n]*\\n    HTTP 400 bad_request: [^\\n]*${words.replace(/[-"]/g, '.')}[^\\n]*\\n    HTTP 200\\n`))
+  })
+
+  it('should say nothing was learnt only when every request was taken', async () => {
+    server.setScript((request) => answer(request, toolCallResponse('answer', { word: 'ready' })))
+    const { io, out } = makeIo()
+    expect(await runProbe(probe(server, 'acme-1'), io)).toBe(0)
+    expect(out.stdout).toContain('Nothing was refused, so nothing was learnt')
+    expect(out.stdout).not.toContain('Tools: refused')
+  })
+
   it('should fail with exit code 1 when the endpoint took no request', async () => {
     server.setScript([{ status: 404, body: { error: { message: 'No models loaded. Please load a model.' } } }])
     const { io, out } = makeIo()
     expect(await runProbe(probe(server, 'acme-1'), io)).toBe(1)
     expect(out.stdout).toContain('The first request failed (model_not_found)')
+    expect(out.stdout).toContain('No request was taken (HTTP 404), so nothing was learnt: the profile below is empty.')
+  })
+
+  it('should say that nothing answered at an address where no server listens', async () => {
+    const closed = await startScriptedServer({ script: [] })
+    await closed.close()
+    const { io, out } = makeIo()
+    expect(await runProbe({ ...probe(server, 'acme-1'), baseURL: closed.url }, io)).toBe(1)
+    expect(out.stdout).toContain('Nothing answered, so nothing was learnt: the profile below is empty.')
+    expect(out.stdout).toContain('    no response network_error: ')
+    expect(out.stdout).not.toContain('Nothing was refused')
   })
 })
 

@@ -20,6 +20,7 @@ FILE (or - for stdin) holds one of:
   - a whole chat-completions response (JSON with "choices"), or an error body ({"error": …})
   - just the assistant message (JSON with "content" and/or "tool_calls")
   - the model's raw text (anything that is not JSON is treated as the message content)
+  - any of these as a JSON string (a response saved JSON-encoded)
 
 Options:
   --tools FILE        the tool set: an OpenAI "tools" array, a request body with "tools" (e.g.
@@ -155,6 +156,8 @@ function toResponseBody(text: string): { body: string; input: RepairReport['inpu
   } catch {
     return { body: wrapMessage({ role: 'assistant', content: text }), input: 'text' }
   }
+  // A response saved as a JSON string (`jq .rawResponse` of an older report, a log line): the text it holds.
+  if (typeof parsed === 'string') return toResponseBody(parsed)
   const first = Array.isArray(parsed) ? parsed[0] : parsed
   if (isObject(first) && ('choices' in first || 'error' in first)) return { body: text, input: 'response' }
   if (isObject(parsed) && isObject(parsed.message)) return { body: JSON.stringify({ choices: [{ index: 0, ...parsed }] }), input: 'message' }
@@ -172,7 +175,7 @@ function wrapMessage(message: Record<string, unknown>): string {
 /** The human-readable result. */
 export function formatRepairReport(report: RepairReport): string {
   const lines = [`Input: ${report.input === 'response' ? 'a chat-completions response' : report.input === 'message' ? 'an assistant message' : 'raw model text'}`]
-  lines.push(`Adapters: ${report.adapters.join(', ')}`)
+  lines.push(`Adapters: ${report.adapters.join(', ') || 'none (pass --model or --base-url to run the ones that match)'}`)
   if (report.ok && report.toolCall) {
     lines.push(`Tool call: ${report.toolCall.name}`)
     for (const [key, value] of describeReflection(report.toolCall.args)) lines.push(`  ${key}: ${value}`)

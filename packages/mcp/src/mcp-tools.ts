@@ -4,18 +4,18 @@ import { jsonSchema } from '@wildcall/sdk/json-schema'
 /** One tool as an MCP server lists it (`tools/list`). */
 export interface McpListedTool {
   name: string
-  title?: string
-  description?: string
+  title?: string | undefined
+  description?: string | undefined
   inputSchema: { type: 'object'; [key: string]: unknown }
-  annotations?: { title?: string; [key: string]: unknown }
+  annotations?: { title?: string | undefined; [key: string]: unknown } | undefined
   [key: string]: unknown
 }
 
 /** What an MCP server answers to `tools/call`. */
 export interface McpCallResult {
-  content?: Array<{ type: string; text?: string; [key: string]: unknown }>
-  structuredContent?: Record<string, unknown>
-  isError?: boolean
+  content?: Array<{ type: string; text?: string | undefined; [key: string]: unknown }> | undefined
+  structuredContent?: Record<string, unknown> | undefined
+  isError?: boolean | undefined
   [key: string]: unknown
 }
 
@@ -47,12 +47,12 @@ export interface McpToolsOptions {
    * Put before every tool name, with `_` (`github` → `github_create_issue`): give each server its
    * own when you combine the tools of several, so their names cannot collide.
    */
-  prefix?: string
+  prefix?: string | undefined
   /**
    * How long one `tools/call` may take before it fails as a `tool_execution_error`, in
    * milliseconds. Default: the MCP client's own (60 s in `@modelcontextprotocol/sdk`).
    */
-  timeoutMs?: number
+  timeoutMs?: number | undefined
 }
 
 /**

@@ -110,6 +110,7 @@ describe('instrument', () => {
       'gen_ai.usage.output_tokens': 9,
       'gen_ai.usage.cache_read.input_tokens': 32,
       'gen_ai.usage.reasoning.output_tokens': 4,
+      'http.response.status_code': 200,
     })
     expect(chat.status.code).toBe(SpanStatusCode.UNSET)
     expect(tool.name).toBe('execute_tool click')
@@ -143,7 +144,8 @@ describe('instrument', () => {
     expect(chats.map((span) => span.attributes['wildcall.attempt'])).toEqual([1, 2])
     const [failed, ok] = chats
     expect(failed!.status.code).toBe(SpanStatusCode.ERROR)
-    expect(failed!.attributes).toMatchObject({ 'error.type': 'server_error', 'gen_ai.response.finish_reasons': ['error'] })
+    expect(failed!.attributes).toMatchObject({ 'error.type': 'server_error', 'gen_ai.response.finish_reasons': ['error'], 'http.response.status_code': 503 })
+    expect(ok!.attributes['http.response.status_code']).toBe(200)
     expect(ok!.status.code).toBe(SpanStatusCode.UNSET)
     expect(ok!.attributes['gen_ai.response.finish_reasons']).toEqual(['stop'])
     const step = only('wildcall.step')

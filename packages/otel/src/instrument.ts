@@ -13,15 +13,15 @@ import { inputMessages, outputMessages, toJson } from './messages'
  */
 export interface InstrumentOptions {
   /** Where the spans go. Default: the global tracer provider (`trace.getTracerProvider()`). */
-  tracerProvider?: TracerProvider
+  tracerProvider?: TracerProvider | undefined
   /** Where the duration and token metrics go. Default: the global meter provider. */
-  meterProvider?: MeterProvider
+  meterProvider?: MeterProvider | undefined
   /**
    * Record message content: `gen_ai.input.messages`, `gen_ai.output.messages`, tool arguments and
    * results, error messages. Default `false`: they may hold personal data. Credentials never appear
    * (the client redacts them before any event).
    */
-  captureContent?: boolean
+  captureContent?: boolean | undefined
 }
 
 interface StepSpans {
@@ -94,13 +94,15 @@ export function instrument(client: Client, options: InstrumentOptions = {}): () 
     },
 
     response(event) {
-      const { callId, usage, rawResponse, error, durationMs } = event
+      const { callId, usage, rawResponse, error, durationMs, status } = event
       const step = steps.get(callId)
       const span = step?.chat
       if (!step || !span) return
       step.chat = undefined
       const attributes = responseAttributes(event)
       span.setAttributes(attributes)
+      // The HTTP semantic conventions' name for it; absent when no response came.
+      if (status !== undefined) span.setAttribute('http.response.status_code', status)
       if (content) {
         const output = outputMessages(isRecord(rawResponse) ? rawResponse.choices : undefined)
         if (output) span.setAttribute('gen_ai.output.messages', output)

@@ -75,4 +75,4 @@ export const createMacroTool: typeof createMacroToolOfCore = withZod3(createMacr
  */
 export const repairToolCall: typeof repairWithEveryReader = withZod3(repairWithEveryReader)
 export { probeEndpoint } from './client/probe-endpoint'
-export type { ProbeReport, ProbeStep } from './client/probe-endpoint'
+export type { ProbeReport, ProbeRequest, ProbeStep } from './client/probe-endpoint'

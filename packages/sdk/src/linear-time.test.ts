@@ -207,6 +207,11 @@ describe('parseRetryAfter on crafted worst cases', () => {
   it('should stay linear on repeated retry words', () => {
     expectLinear((size) => () => parseRetryAfter(undefined, fill(size, 'try again in ')))
   })
+
+  it('should stay linear on repeated "resets in" (a usage window\'s reset)', () => {
+    expectLinear((size) => () => parseRetryAfter(undefined, fill(size, 'resets in ')))
+    expectLinear((size) => () => parseRetryAfter(undefined, fill(size, ' ', 'Resets in 16', 'days')))
+  })
 })
 
 describe('findFieldChanges on crafted worst cases', () => {

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createClient, defineTool, isInvokeError, type ChatMessage, type ClientConfig, type InvokeError } from '../index'
-import { contentResponse, toolCallResponse } from '../testing'
+import { contentResponse, startScriptedServer, toolCallResponse } from '../testing'
 import { modes, startAnswerServer, type Mode } from './__fixtures__/answer-server'
 
 const API_KEY = 'sk-test-0123456789abcdef'
@@ -92,7 +92,10 @@ describe.each(modes)('usage and attempt details (%s)', (mode) => {
 
 describe('attempt details without a response', () => {
   it('should record a refused connection with no status and no body', async () => {
-    const client = createClient({ baseURL: 'http://127.0.0.1:9/v1', model: 'acme-1', retry: 0 })
+    // A port nothing listens on any more (port 9 is one fetch refuses outright: a config_error).
+    const closed = await startScriptedServer({ script: [] })
+    await closed.close()
+    const client = createClient({ baseURL: closed.url, model: 'acme-1', retry: 0 })
     const error = await fail(client.invoke(messages, tools))
     expect(error.type).toBe('network_error')
     expect(error.usage).toEqual({})

@@ -118,6 +118,7 @@ export async function completeStep(step: StepState, parsed: ChatResponse): Promi
   const turn = buildAssistantTurn({ message, textBefore: repaired.textBefore, fromReasoning: repaired.fixes.includes('call-in-reasoning'), modelId }, toolCall, client.echo)
   const toolResult = tool.execute ? await executeTool(step, tool, toolCall, turn, parsed) : undefined
   return {
+    toolName: toolCall.name,
     toolCall,
     toolResult,
     messages: [turn, buildToolMessage(toolCall, toolOutputContent(tool, toolResult))],

@@ -56,77 +56,77 @@ export interface ClientConfig {
   /** The model name as the provider spells it, e.g. `qwen3-max`. */
   model: string
   /** Sent as `Authorization: Bearer …` when set; never logged and redacted from errors. */
-  apiKey?: string
+  apiKey?: string | undefined
   /** Retries after the first attempt. Default 2. Ignored when `retry` is a number or sets `limit`. */
-  maxRetries?: number
+  maxRetries?: number | undefined
   /** A retry count, or full backoff options. */
-  retry?: number | RetryOptions
+  retry?: number | RetryOptions | undefined
   /**
    * Abort an HTTP attempt that falls silent this long (a retryable `timeout`, retried within
    * `maxRetries`): it bounds the wait for the response headers, then each silence between two reads
    * of the body (an idle timeout), for `invoke` and `stream()` alike, so a long answer that keeps
    * coming is never cut. Default: none; `deadlineMs` still ends the call.
    */
-  timeoutMs?: number
+  timeoutMs?: number | undefined
   /**
    * The whole call's deadline, retries and backoff included: `invoke` and `stream` end with a
    * `timeout` once it passes, even while a server trickles a byte now and then, and no retry starts
    * that could not begin before it. It bounds the wait for the model, not your tool's `execute`.
    * Default 600,000 (10 minutes); `Infinity` for none. A call may override it (`deadlineMs` option).
    */
-  deadlineMs?: number
+  deadlineMs?: number | undefined
   /** Extra adapters for this client; they match before registered and built-in ones. */
-  adapters?: Adapter[]
+  adapters?: Adapter[] | undefined
   /** The registry to resolve adapters from. Default: the shared default registry. */
-  registry?: AdapterRegistry
+  registry?: AdapterRegistry | undefined
   /**
    * Readers of text formats the model writes its calls in, tried before the matched adapters' own
    * readers and the default set (every built-in reader; with `@wildcall/sdk/core`, JSON only).
    */
-  readers?: Reader[]
+  readers?: Reader[] | undefined
   /**
    * `client.stream()` for a `@wildcall/sdk/core` client, and the reading of a body of stream events a
    * server sends to a plain request: pass `streaming` from `@wildcall/sdk/streaming`. Without it a
    * core client's `stream()` throws a `config_error`. `@wildcall/sdk` streams without it.
    */
-  streaming?: Streaming
+  streaming?: Streaming | undefined
   /** The last word on the request body: mutate it, or return a new one. A throw is a `config_error`. */
-  transformRequestBody?: (body: ChatRequest) => ChatRequest | void
+  transformRequestBody?: ((body: ChatRequest) => ChatRequest | void) | undefined
   /** Send `tool_choice: 'required'` instead of naming the tool (for servers that reject named choices). */
-  disableNamedToolChoice?: boolean
+  disableNamedToolChoice?: boolean | undefined
   /** The fetch to use. Default: `globalThis.fetch`, bound. */
-  customFetch?: typeof fetch
+  customFetch?: typeof fetch | undefined
   /**
    * Extra HTTP headers, e.g. `{ 'api-key': key }` for Azure OpenAI. A header whose name says it
    * carries a credential (`Authorization`, `api-key`, `x-api-key`, a token, a cookie …) is redacted
    * like `apiKey` wherever a server echoes it.
    */
-  headers?: Record<string, string>
+  headers?: Record<string, string> | undefined
   /**
    * Extra query parameters on every request, e.g. `{ 'api-version': '2024-10-21' }` for Azure OpenAI
    * (a query in `baseURL` is kept too: `/chat/completions` goes before it).
    */
-  query?: Record<string, string>
+  query?: Record<string, string> | undefined
   /** `max_tokens` of each request. */
-  maxTokens?: number
+  maxTokens?: number | undefined
   /**
    * @deprecated Models are tuned by their adapters; a set temperature is still sent, with a one-time warning.
    */
-  temperature?: number
+  temperature?: number | undefined
   /** Receives warnings (e.g. deprecations). Default: silent. */
-  logger?: Logger
+  logger?: Logger | undefined
   /**
    * After `invalid_tool_args` or `no_tool_call`, the retry sends the model its failed answer and a
    * short message saying what was wrong (the field and the problem, or that no call was found, and
    * which tool to call). Default `true`; `false` resends the same bytes. Per call: `invoke(…, { reask })`.
    */
-  reask?: boolean
+  reask?: boolean | undefined
   /**
    * A profile saved from `client.profile` (the object, or its JSON text; `null` for none): the client
    * starts from what an earlier one learnt about this base URL and model. A corrupt, outdated or
-   * foreign profile is ignored, with a warning to `logger`.
+   * foreign profile is ignored, with a warning to `logger` (to `console.warn` without one).
    */
-  profile?: import('./endpoint-profile').EndpointProfile | string | null
+  profile?: import('./endpoint-profile').EndpointProfile | string | null | undefined
   /**
    * How tools reach the model. `'native'`: the request's `tools`. `'prompt'`: no `tools`; they are
    * described in the system message in the model family's own form, past calls and tool results are
@@ -134,7 +134,7 @@ export interface ClientConfig {
    * endpoint refuses tools; then the step is sent again in prompt mode, and so is every later step of
    * the client. Per call: `invoke(…, { toolMode })`.
    */
-  toolMode?: ToolMode
+  toolMode?: ToolMode | undefined
 }
 
 /**

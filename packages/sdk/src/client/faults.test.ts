@@ -220,6 +220,14 @@ describe.each<Mode>(['invoke', 'stream'])('%s under faults', (mode) => {
     expect(outcome.ms).toBeLessThan(5_000)
   })
 
+  it('should make a port fetch refuses outright (9: "bad port") a config_error tried once, not a retried network_error', async () => {
+    const outcome = await run(mode, { baseURL: 'http://127.0.0.1:9/v1' })
+    const error = expectInvokeError(outcome, 'config_error')
+    expect(error.retryable).toBe(false)
+    expect(error.message).toBe('[wildcall] Fetch refuses the port of http://127.0.0.1:9/v1/chat/completions ("bad port"): fix baseURL, no retry can help.')
+    expect(error.attempts).toHaveLength(0)
+  })
+
   it('should report a reset before the headers as network_error, hitting the server once per attempt', async () => {
     const server = await startFaultServer((request) => request.socket.destroy())
     const error = expectInvokeError(await run(mode, { baseURL: server.url }), 'network_error')

@@ -38,8 +38,13 @@ export interface AttemptDetail {
  * ```
  */
 export interface InvokeResult<Args = unknown, Output = unknown, Name extends string = string> {
+  /**
+   * The called tool's name (`toolCall.name`), at the top: one `if (result.toolName === 'click')`
+   * narrows `toolCall` and `toolResult` together (TypeScript narrows no parent through a nested field).
+   */
+  toolName: Name
   toolCall: ToolCall<Args, Name>
-  /** What the tool's `execute` returned (for a macro tool: `{ input, output }`); `undefined` without `execute`. */
+  /** What the tool's `execute` returned (for a macro tool: `{ input, action: { name, input }, output }`); `undefined` without `execute`. */
   toolResult: Output
   /**
    * What to append to the conversation to continue it: the assistant turn (exactly the executed

@@ -305,13 +305,15 @@ describe('invoke', () => {
       expect(await observedDelay({ status: 429, headers: { 'retry-after': 'soon-ish' } })).toBe(7)
     })
 
-    it('should throw at once a non-retryable quota_exceeded, with retryAfterMs, when the server asks for longer than maxRetryAfterMs', async () => {
-      script({ status: 429, headers: { 'retry-after': '3600' }, body: { error: { message: 'Slow down' } } })
+    it.each([
+      ['a Retry-After of an hour', { 'retry-after': '3600' }, 3_600_000],
+      ['a request window that resets in three minutes', { 'x-ratelimit-reset-requests': '2m59.56s', 'x-ratelimit-remaining-requests': '0' }, 179_560],
+    ])('should throw at once a retryable rate_limit that keeps retryAfterMs when the server asks for longer than maxRetryAfterMs (%s)', async (_name, headers, retryAfterMs) => {
+      script({ status: 429, headers, body: { error: { message: 'Rate limit reached for requests' } } })
       const started = Date.now()
       const error = await invokeError(makeClient({ retry: { limit: 3, maxRetryAfterMs: 10_000 } }))
-      expect(error.type).toBe('quota_exceeded')
-      expect(error.retryable).toBe(false)
-      expect(error.retryAfterMs).toBe(3_600_000)
+      expect(error).toMatchObject({ type: 'rate_limit', retryable: true, retryAfterMs })
+      expect(error.message).not.toMatch(/quota|credits|balance/)
       expect(server.requests).toHaveLength(1)
       expect(Date.now() - started).toBeLessThan(1_000)
     })

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { classifyHttpError } from '../errors/classify-http'
 import { createClient, defineTool, type ChatMessage, type ChatResponse, type ClientConfig, type EndpointProfile } from '../index'
@@ -189,6 +189,22 @@ describe('createClient({ profile })', () => {
     expect(client.profile).toEqual(base(server.url))
     await client.invoke([user], tools, { toolChoiceName: 'click' })
     expect(server.requests[0]!.body).toMatchObject({ tool_choice: { type: 'function', function: { name: 'click' } }, parallel_tool_calls: false, messages: [user] })
+  })
+
+  it('should tell the console why it ignored a saved profile when no logger is given, and nothing for a valid one', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    try {
+      createClient({ baseURL: server.url, model: 'acme-1', profile: { ...base(server.url), model: 'other-model' } as EndpointProfile })
+      expect(warn).toHaveBeenCalledTimes(1)
+      expect(warn.mock.calls[0]![0]).toMatch(/^\[wildcall\] Ignored the saved profile \(saved for "other-model" at .*\): the client learns afresh\.$/)
+      createClient({ baseURL: server.url, model: 'acme-1', profile: '{"version": 1' })
+      expect(warn).toHaveBeenCalledTimes(2)
+      createClient({ baseURL: server.url, model: 'acme-1', profile: base(server.url) as EndpointProfile })
+      createClient({ baseURL: server.url, model: 'acme-1', profile: null })
+      expect(warn).toHaveBeenCalledTimes(2)
+    } finally {
+      warn.mockRestore()
+    }
   })
 
   it('should start from a valid profile, prompt mode included, and take null for none', () => {

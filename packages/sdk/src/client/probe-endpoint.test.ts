@@ -32,6 +32,24 @@ describe('probeEndpoint', () => {
     expect(report.profile.toolChoice).toBe('required')
     expect(report.requests).toBe(4)
     expect(report.steps[0]).toMatchObject({ ok: true, fixes: ['tool-choice-required'] })
+    // Each step says what each of its requests saw: the refused form first, then the one taken.
+    expect(report.steps[0]!.requests).toEqual([
+      { status: 400, error: { type: 'bad_request', message: expect.stringContaining("Invalid tool_choice type: 'object'") }, durationMs: expect.any(Number) },
+      { status: 200, durationMs: expect.any(Number) },
+    ])
+    expect(report.steps.slice(1).map((step) => step.requests.map((request) => request.status))).toEqual([[200], [200]])
+  })
+
+  it('should say what each request saw at an endpoint that refuses tools (Ollama), and learn prompt mode', async () => {
+    server.setScript((request) =>
+      request.body.tools ? { status: 400, body: { error: 'registry.ollama.ai/library/gemma3:4b does not support tools' } } : answer(request, contentResponse('<tool_call>{"name": "answer", "arguments": {"word": "ready"}}</tool_call>')),
+    )
+    const report = await probe()
+    expect(report.profile.toolMode).toBe('prompt')
+    expect(report.steps[0]!.requests.map(({ status, error }) => [status, error?.type])).toEqual([[400, 'bad_request'], [200, undefined]])
+    expect(report.steps[0]!.requests[0]!.error!.message).toContain('does not support tools')
+    // Learnt once: the later stages go straight to prompt mode.
+    expect(report.steps.slice(1).map((step) => step.requests.map((request) => request.status))).toEqual([[200], [200]])
   })
 
   it('should learn, within 6 requests, a thinking endpoint that takes no forced choice and wants its reasoning back', async () => {

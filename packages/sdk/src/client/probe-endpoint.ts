@@ -8,6 +8,24 @@ import type { ClientConfig } from './config'
 import { createClient } from './create-client'
 import type { EndpointProfile } from './endpoint-profile'
 
+/**
+ * One HTTP request of a {@link ProbeStep}: what it saw.
+ *
+ * @example
+ * ```ts
+ * for (const { status, error } of report.steps[0]!.requests) console.log(status ?? 'no response', error?.type ?? 'taken')
+ * // 400 bad_request   (the tools refused natively)
+ * // 200 taken         (the same request in prompt mode)
+ * ```
+ */
+export interface ProbeRequest {
+  /** The HTTP status; `undefined` when no response came (connection refused, timeout). */
+  status: number | undefined
+  /** How it failed: a refusal the next request adapted to (a refused `tool_choice` form, refused tools …), or the stage's end. */
+  error?: { type: string; message: string }
+  durationMs: number
+}
+
 /** One stage of {@link probeEndpoint}: what it sent, and how it ended. */
 export interface ProbeStep {
   name: 'tool_choice' | 'second turn' | 'stream'
@@ -15,6 +33,8 @@ export interface ProbeStep {
   /** The repairs and request changes of the stage (`tool-choice-required`, `echoed-message-field:reasoning_content` …). */
   fixes: string[]
   error?: { type: string; message: string }
+  /** Each request the stage sent, in order (none when it was skipped). */
+  requests: ProbeRequest[]
 }
 
 /** What {@link probeEndpoint} found. */
@@ -71,8 +91,12 @@ export async function probeEndpoint(config: ClientConfig): Promise<ProbeReport> 
   const steps: ProbeStep[] = []
   const reasoningFields = new Set<string>()
   const tools = { answer }
+  let step: ProbeStep | undefined
+  client.events.on('response', ({ status, error, durationMs }) =>
+    step?.requests.push({ status, ...(isInvokeError(error) ? { error: { type: error.type, message: error.message } } : {}), durationMs }),
+  )
   const stage = async (name: ProbeStep['name'], run: () => Promise<InvokeResult>) => {
-    const step: ProbeStep = { name, ok: false, fixes: [] }
+    step = { name, ok: false, fixes: [], requests: [] }
     if (requests >= LIMIT) return void steps.push({ ...step, error: { type: 'skipped', message: SPENT } })
     steps.push(step)
     let raw: unknown

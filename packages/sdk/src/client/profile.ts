@@ -43,7 +43,7 @@ const isName = (value: unknown): boolean => typeof value === 'string' && /^[a-z]
 /**
  * Starts `state` from a saved profile (an object, or its JSON text; `null`/`undefined` for none). A
  * profile that is corrupt, outdated or saved for another base URL or model changes nothing: the
- * logger is told, and the client learns afresh.
+ * logger is told why (the console when there is no logger), and the client learns afresh.
  *
  * @example
  * ```ts
@@ -74,5 +74,6 @@ export function loadProfile(state: ClientState, saved: unknown): void {
       }
     }
   }
-  state.config.logger?.warn(`[wildcall] Ignored the saved profile (${problem}): the client learns afresh.`)
+  // The user who saved it must learn why the first request fails again: the console without a logger.
+  ;(state.config.logger ?? console).warn(`[wildcall] Ignored the saved profile (${problem}): the client learns afresh.`)
 }

@@ -32,3 +32,26 @@ export async function streamResultIsTyped() {
   const index: number = toolCall.args.index
   return index
 }
+
+// One `if` on the top-level name narrows the call and the result together (invoke and stream alike).
+const search = defineTool({ inputSchema: z.object({ query: z.string() }), execute: async () => ({ hits: 3 }) })
+
+export async function toolNameNarrowsTheResult() {
+  const result = await client.invoke([], { click, search })
+  if (result.toolName === 'click') {
+    const index: number = result.toolCall.args.index
+    const output: number = result.toolResult
+    // @ts-expect-error narrowed to click: its result has no hits
+    const hits: number = result.toolResult.hits
+    return [index, output, hits]
+  }
+  const query: string = result.toolCall.args.query
+  const hits: number = result.toolResult.hits
+  return [query, hits]
+}
+
+export async function toolNameNarrowsTheStreamResult() {
+  const result = await client.stream([], { click, search }).result
+  if (result.toolName !== 'search') return result.toolResult satisfies number
+  return result.toolResult.hits satisfies number
+}

@@ -77,6 +77,8 @@ export function transportError(step: StepState, cause: unknown, link: RequestLin
   if (stop === 'idle') return new InvokeError('timeout', `No response within timeoutMs (${client.config.timeoutMs} ms). Raise timeoutMs or try again.`, { cause })
   if (isAbortError(cause)) return cause
   const detail = redact(cause instanceof Error ? `${cause.message}${describeCause(cause)}` : String(cause), client.secrets)
+  // A port that fetch refuses outright (9, 25, 6000 …: the Fetch standard's "bad port"): the URL is wrong, no retry can help.
+  if (detail.includes('(bad port)')) return new InvokeError('config_error', `Fetch refuses the port of ${client.url} ("bad port"): fix baseURL, no retry can help.`, { cause })
   return new InvokeError('network_error', failed(detail), { cause })
 }
 
@@ -107,7 +109,7 @@ export async function readText(step: StepState, response: Response, link: Reques
 
 /** Classifies a failed status (or a 2xx `{ error }` body), then lets adapters reword it. */
 export function classifyError(step: StepState, status: number, headers: Headers, text: string, parsed: unknown = tryParseJson(text), statusText?: string): InvokeError {
-  let error = classifyHttpError(status, headers, text, parsed, statusText, step.client.retry.maxRetryAfterMs)
+  let error = classifyHttpError(status, headers, text, parsed, statusText)
   const base = { ...step.context, status, body: parsed, bodyText: text }
   for (const adapter of step.client.responseChain) {
     const hook = adapter.classifyError

@@ -87,7 +87,9 @@ describe('client events', () => {
   })
 
   it('should end an aborted step with done carrying the abort, and a response with no status for a refused connection', async () => {
-    const client = createClient({ baseURL: 'http://127.0.0.1:9/v1', model: 'm', retry: 0 })
+    const closed = await startScriptedServer({ script: [] })
+    await closed.close()
+    const client = createClient({ baseURL: closed.url, model: 'm', retry: 0 })
     const seen = record(client)
     await client.invoke(messages, tools()).catch(() => undefined)
     expect(seen.map((event) => event.type)).toEqual(['request', 'response', 'error', 'done'])
@@ -140,6 +142,10 @@ describe('client events', () => {
     expect(lines).toContain(`[wildcall] ${callId}#1 request: adapters openai`)
     expect(lines).toContain(`[wildcall] ${callId}#1 retry: server_error, again in 1 ms`)
     expect(lines.some((line) => line.startsWith(`[wildcall] ${callId}#2 fix: content-json,reader:json`))).toBe(true)
+    // No adapter matches: the line says so rather than ending in "adapters ".
+    const bare: string[] = []
+    await createClient({ baseURL: server.url, model: 'acme-large-1', maxRetries: 0, logger: { warn: () => {}, debug: (line) => bare.push(line) } }).invoke(messages, tools()).catch(() => undefined)
+    expect(bare[0]).toMatch(/ request: adapters none$/)
     const quiet = makeClient({ logger: { warn: () => {} } })
     expect(quiet.events.all.size).toBe(0)
     expect(() => makeClient({ logger: { warn: () => {}, debug: 'loud' as never } })).toThrow(/logger/)

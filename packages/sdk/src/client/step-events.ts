@@ -47,7 +47,7 @@ export function debugEvents(client: ClientState): void {
   if (!logger?.debug) return
   client.events.on('*', (type, given) => {
     const event = given as Partial<ClientEvents['retry'] & ClientEvents['fix']>
-    const text = type === 'request' ? `adapters ${client.adapterNames}` : type === 'fix' ? event.codes : type === 'retry' ? `${event.error!.type}, again in ${event.delayMs} ms` : ''
+    const text = type === 'request' ? `adapters ${client.adapterNames.join() || 'none'}` : type === 'fix' ? event.codes : type === 'retry' ? `${event.error!.type}, again in ${event.delayMs} ms` : ''
     if (text) logger.debug!(`[wildcall] ${event.callId}#${event.attempt} ${type}: ${text}`)
   })
 }

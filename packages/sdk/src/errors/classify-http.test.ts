@@ -48,26 +48,38 @@ describe('classifyHttpError', () => {
 
   describe('quota versus rate limit', () => {
     it.each([
-      ['a monthly usage limit that resets in days', 'Monthly usage limit reached. Resets in 16 days.', { 'retry-after': '1382400' }, 1_382_400_000],
-      ['a daily quota', 'Daily request quota exceeded for this key.', {}, undefined],
-      ['a reset hours away', 'Too many requests. Please try again in 3 hours.', {}, 10_800_000],
-      ['a Retry-After beyond maxRetryAfterMs', 'Slow down', { 'retry-after': '7200' }, 7_200_000],
-    ])('should make a 429 with %s a non-retryable quota_exceeded that keeps retryAfterMs', (_name, message, headers, retryAfterMs) => {
-      const error = classifyHttpError(429, new Headers(headers), JSON.stringify({ error: { message } }), { error: { message } }, undefined, 60_000)
+      ['a monthly usage limit that resets in days', 'Monthly usage limit reached. Resets in 16 days.', { 'retry-after': '1382400' }, 1_382_400_000, 'it resets in 16 d'],
+      ['a monthly usage limit that says its reset only in words', 'Monthly usage limit reached. Resets in 16 days.', {}, 1_382_400_000, 'it resets in 16 d'],
+      ['a daily quota', 'Daily request quota exceeded for this key.', {}, undefined, 'usage limit was reached'],
+      ['a reset hours away', 'Too many requests. Please try again in 3 hours.', {}, 10_800_000, 'it resets in 3 h'],
+    ])('should make a 429 with %s a non-retryable quota_exceeded that keeps retryAfterMs and says a usage limit was reached', (_name, message, headers, retryAfterMs, says) => {
+      const error = classifyHttpError(429, new Headers(headers), JSON.stringify({ error: { message } }), { error: { message } })
       expect(error).toMatchObject({ type: 'quota_exceeded', retryable: false })
       expect(error.retryAfterMs).toBe(retryAfterMs)
+      expect(error.message).toContain('a usage limit was reached')
+      expect(error.message).toContain(says)
+      expect(error.message).not.toMatch(/credits|balance|Top up/)
+    })
+
+    it.each([
+      ['a Retry-After of two hours', { 'retry-after': '7200' }, 7_200_000],
+      ['a request window that resets in three minutes', { 'x-ratelimit-reset-requests': '2m59.56s', 'x-ratelimit-remaining-requests': '0' }, 179_560],
+    ])('should keep a 429 with %s a retryable rate_limit with its retryAfterMs, however long the wait', (_name, headers, retryAfterMs) => {
+      const message = 'Rate limit reached for requests'
+      const error = classifyHttpError(429, new Headers(headers), JSON.stringify({ error: { message } }), { error: { message } })
+      expect(error).toMatchObject({ type: 'rate_limit', retryable: true, retryAfterMs })
     })
 
     it('should keep a per-minute rate limit that says when to retry a rate_limit', () => {
       const message = 'Rate limit reached for gpt-4.1 on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in 20s.'
-      const error = classifyHttpError(429, new Headers({ 'retry-after': '20' }), JSON.stringify({ error: { message } }), { error: { message } }, undefined, 60_000)
+      const error = classifyHttpError(429, new Headers({ 'retry-after': '20' }), JSON.stringify({ error: { message } }), { error: { message } })
       expect(error).toMatchObject({ type: 'rate_limit', retryable: true, retryAfterMs: 20_000 })
     })
 
     it('should read a hostile 429 body of repeated "resets in" in linear time', () => {
       const message = 'resets in '.repeat(20_000)
       const started = performance.now()
-      expect(classifyHttpError(429, undefined, message, undefined, undefined, 60_000).type).toBe('rate_limit')
+      expect(classifyHttpError(429, undefined, message, undefined).type).toBe('rate_limit')
       expect(performance.now() - started).toBeLessThan(500)
     })
 
@@ -270,6 +282,14 @@ describe('classifyHttpError', () => {
     ['a server without tool parsing', 400, { error: { message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set', type: 'BadRequestError' } }, 'bad_request'],
   ])('should classify %s', (_name, status, body, type) => {
     expect(classifyHttpError(status, undefined, JSON.stringify(body), body).type).toBe(type)
+  })
+
+  it('should quote a message that holds quotes itself once, not as ""auto" …"', () => {
+    const body = { error: { message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set', type: 'BadRequestError' } }
+    const error = classifyHttpError(400, undefined, JSON.stringify(body), body)
+    expect(error.message).not.toContain('""')
+    expect(error.message).toContain(`: "'auto' tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set"`)
+    expect(classify(400, openai('plain words')).message).toContain(': "plain words"')
   })
 
   it('should accept plain-record headers and none at all', () => {

@@ -233,7 +233,10 @@ interface Verdict {
 
 const verdict = (type: InvokeErrorType, what: string, advice: string, wait?: boolean): Verdict => ({ type, what, advice, wait })
 
-function decide(status: number, message: string, has: (pattern: RegExp) => boolean, haystack: string, retryAfterMs: number | undefined, maxRetryAfterMs: number): Verdict {
+/** A long delay in its largest unit, rounded up: `16 d`, `3 h`, `2 min`. */
+const spell = (ms: number): string => (ms >= 864e5 ? `${Math.ceil(ms / 864e5)} d` : ms >= 36e5 ? `${Math.ceil(ms / 36e5)} h` : `${Math.ceil(ms / 6e4)} min`)
+
+function decide(status: number, message: string, has: (pattern: RegExp) => boolean, haystack: string, retryAfterMs: number | undefined): Verdict {
   if (CONTEXT_PATTERNS.some((pattern) => pattern.test(haystack))) {
     return verdict('context_length', "the prompt is longer than the model's context window", 'Shorten the conversation (drop old messages, trim tool results) or use a model with a larger window; retrying will not help.')
   }
@@ -245,11 +248,14 @@ function decide(status: number, message: string, has: (pattern: RegExp) => boole
   }
   // Quota before rate: OpenAI sends `insufficient_quota` with 429, and retrying never helps it. A
   // "quota" message that also says when to retry (Gemini's per-minute quotas) is a rate limit,
-  // unless its limit is 0 (Gemini: the plan has no quota at all for this model). So is a 429 whose
-  // limit lasts (its words say so, or its delay is longer than the client waits): it keeps the delay.
-  const lasts = status === 429 && (LIMIT_WORDS.test(message) || retryAfterMs! > maxRetryAfterMs)
-  if (lasts || status === 402 || has(QUOTA_CODES) || (QUOTA_WORDS.test(message) && (retryAfterMs === undefined || /\blimit: 0\b/.test(message)))) {
-    return verdict('quota_exceeded', 'the account is out of quota, credits or balance', 'Top up or raise your spending limit, or use another API key; retrying will not help.', lasts)
+  // unless its limit is 0 (Gemini: the plan has no quota at all for this model). A 429 whose words
+  // say a usage window is spent ("Monthly usage limit reached. Resets in 16 days") keeps its delay.
+  // A long delay alone is still a rate limit: the retry loop does not wait it out (`maxRetryAfterMs`).
+  if (status === 429 && LIMIT_WORDS.test(message)) {
+    return verdict('quota_exceeded', `a usage limit was reached${retryAfterMs === undefined ? '' : `; it resets in ${spell(retryAfterMs)}`}`, 'Wait for the reset or use another API key; retrying now will not help.', true)
+  }
+  if (status === 402 || has(QUOTA_CODES) || (QUOTA_WORDS.test(message) && (retryAfterMs === undefined || /\blimit: 0\b/.test(message)))) {
+    return verdict('quota_exceeded', 'the account is out of quota, credits or balance', 'Top up or raise your spending limit, or use another API key; retrying will not help.')
   }
   if (status < 500 && (has(FILTER_CODES) || FILTER_WORDS.test(message))) {
     return verdict('content_filter', "the provider's safety or moderation system refused the conversation", 'Rephrase or remove the content it objects to; retrying will not help.')
@@ -299,8 +305,9 @@ function decide(status: number, message: string, has: (pattern: RegExp) => boole
   return verdict('unknown', `unexpected HTTP status ${status}`, 'Check that baseURL points at an OpenAI-compatible API (a redirect or proxy may be in the way).')
 }
 
+// A quote inside the quoted words (vLLM's `"auto" tool choice requires …`) becomes `'`: never `""auto"`.
 function quote(value: string, limit = 300): string {
-  const flat = value.replace(/\s+/g, ' ').trim()
+  const flat = value.replace(/\s+/g, ' ').replace(/"/g, "'").trim()
   return flat.length > limit ? `${flat.slice(0, limit)}…` : flat
 }
 
@@ -308,8 +315,9 @@ function quote(value: string, limit = 300): string {
  * Classifies a failed HTTP response (or a 2xx carrying `{ error }`) into an {@link InvokeError},
  * from its status, its body and its headers. The message says what happened and what to do and
  * quotes the provider's own words. `bodyText` must already be redacted; `body` is its parse (or
- * `undefined` when it is not JSON). A 429 whose delay is over `maxRetryAfterMs` (the client's
- * `retry.maxRetryAfterMs`), or whose words say a usage limit lasts, is `quota_exceeded`.
+ * `undefined` when it is not JSON). A 429 whose words say a usage window is spent ("Monthly usage
+ * limit reached. Resets in 16 days") is `quota_exceeded` and keeps the delay; any other 429 is a
+ * `rate_limit`, however long its delay (the retry loop does not wait beyond `maxRetryAfterMs`).
  *
  * @example
  * ```ts
@@ -318,7 +326,7 @@ function quote(value: string, limit = 300): string {
  * error.retryAfterMs // 2000
  * ```
  */
-export function classifyHttpError(status: number, headers: HeadersLike | undefined, bodyText: string, body: unknown, statusText?: string, maxRetryAfterMs = Infinity): InvokeError {
+export function classifyHttpError(status: number, headers: HeadersLike | undefined, bodyText: string, body: unknown, statusText?: string): InvokeError {
   const detail = readProviderError(body, bodyText)
   const ok = status >= 200 && status < 300
   // The body's own code, type and status (`rate_limit_exceeded`, `invalid_request_error`, `RESOURCE_EXHAUSTED`).
@@ -328,7 +336,7 @@ export function classifyHttpError(status: number, headers: HeadersLike | undefin
   const haystack = [...names, detail.message, body === undefined ? '' : bodyText.slice(0, 20_000)].filter(Boolean).join(' \n ')
   // The whole body too: Google puts the delay in a RetryInfo detail (`"retryDelay": "37s"`), not the message.
   const hinted = parseRetryAfter(headers, [detail.message, bodyText.slice(0, 5_000)].filter(Boolean).join('\n'))
-  const verdict = decide(effective, detail.message ?? '', has, haystack, hinted, maxRetryAfterMs)
+  const verdict = decide(effective, detail.message ?? '', has, haystack, hinted)
   const retryAfterMs = verdict.wait || verdict.type === 'rate_limit' || verdict.type === 'server_error' ? hinted : undefined
   // The reason phrase as the server sent it (HTTP/2 sends none).
   const label = ok ? `HTTP ${status} with an error body` : `HTTP ${status}${statusText?.trim() ? ` ${statusText.trim()}` : ''}`

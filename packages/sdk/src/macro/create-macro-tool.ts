@@ -105,21 +105,21 @@ export interface MacroWaitToolOptions {
  */
 export interface MacroToolOptions<Reflection extends StandardSchemaLike | false | undefined = undefined> {
   /** The tool's description. Default: "Reflect on the last step, then take exactly one action." */
-  description?: string
+  description?: string | undefined
   /**
    * The reflection fields, as an object schema of any library (every field optional is best: models skip them), or
    * `false` for none. Default: optional `evaluation_previous_goal`, `memory`, `next_goal` strings.
    */
-  reflection?: Reflection
+  reflection?: Reflection | undefined
   /** The description of the `action` property. Default: "Exactly one action". */
-  actionDescription?: string
+  actionDescription?: string | undefined
   /**
    * The action used when a response holds reflection but no action (reported as the fix
    * `fallback-action`). Off by default: such a response is a retryable `invalid_tool_args`.
    */
-  fallbackAction?: { name: string; input: unknown }
+  fallbackAction?: { name: string; input: unknown } | undefined
   /** Stall guard: sums consecutive waits and reports them in {@link MacroTool.observations}. */
-  waitTool?: MacroWaitToolOptions
+  waitTool?: MacroWaitToolOptions | undefined
 }
 
 type ReflectionOf<R> = R extends false ? {} : R extends StandardSchemaLike ? InferSchemaOutput<R> : DefaultReflection

@@ -7,7 +7,7 @@
 /** One call read from text, as the reading stage hands it to the repair. */
 export interface ExtractedCall {
   /** The function name when the format carries one (markup, pythonic, Mistral …); undefined for a plain JSON value. */
-  name?: string
+  name?: string | undefined
   /**
    * Parsed arguments, or — for a JSON value found in text (plain, or inside a Hermes-style wrapper
    * or after a token such as `[TOOL_CALLS]`) — that value as is: envelopes such as
@@ -25,15 +25,15 @@ export interface ExtractedCall {
    * line (`scroll: {…}`, `` `scroll` with `{…}` ``). The caller tries it only when the value does not
    * resolve on its own.
    */
-  nameHint?: string
+  nameHint?: string | undefined
   /**
    * For a JSON object without a name: the name written in a call's position right before it
    * (`web_search{…}`, `web_search({…})`, `web_search` alone on the line above), known or not. It is
    * the call's name unless the JSON names one itself.
    */
-  calledName?: string
+  calledName?: string | undefined
   /** The name of the reader that read it (`result.fixes` gets `reader:<name>`). */
-  reader?: string
+  reader?: string | undefined
 }
 
 /**
@@ -84,7 +84,7 @@ export interface ReaderCall extends ExtractedCall {
    * The text ends inside this call: the step fails with `output_truncated` unless another call
    * validates, and the cut call itself is never executed.
    */
-  truncated?: boolean
+  truncated?: boolean | undefined
 }
 
 /**

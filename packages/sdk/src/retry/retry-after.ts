@@ -100,10 +100,10 @@ function parseResetHeaders(headers: HeadersLike | undefined, now: number): numbe
   return reset === undefined ? undefined : toDelay(parseResetHeader(reset, now))
 }
 
-// "Please try again in 9.816s", "retry after 20 seconds", "Please retry in 37.2s", and Google's
+// "Please try again in 9.816s", "retry after 20 seconds", "Please retry in 37.2s", "Resets in 16 days", and Google's
 // RetryInfo `"retryDelay": "37s"` when the whole body is given as the message.
 const MESSAGE_PATTERNS = [
-  /(?:try|retry)(?:\s+again)?\s+(?:in|after)\s+((?:\d+(?:\.\d+)?\s*[a-z]+[\s,]*)+|\d+(?:\.\d+)?)/i,
+  /(?:(?:try|retry)(?:\s+again)?|resets?)\s+(?:in|after)\s+((?:\d+(?:\.\d+)?\s*[a-z]+[\s,]*)+|\d+(?:\.\d+)?)/i,
   /"retryDelay"\s*:\s*"([^"]{1,32})"/i,
 ]
 

@@ -12,17 +12,17 @@ import { type InvokeError, isAbortError, isInvokeError } from '../errors/invoke-
  */
 export interface RetryOptions {
   /** Retries after the first attempt. Default 2. */
-  limit?: number
+  limit?: number | undefined
   /** First backoff delay. Default 500 ms. */
-  baseDelayMs?: number
+  baseDelayMs?: number | undefined
   /** Backoff growth per retry. Default 2. */
-  factor?: number
+  factor?: number | undefined
   /** Cap of a computed backoff delay. Default 8,000 ms. */
-  maxDelayMs?: number
+  maxDelayMs?: number | undefined
   /** Randomise computed delays (full jitter between half and all of the delay). Default true. */
-  jitter?: boolean
+  jitter?: boolean | undefined
   /** A server-given delay longer than this is not waited for: the error is thrown with `retryAfterMs`. Default 60,000 ms. */
-  maxRetryAfterMs?: number
+  maxRetryAfterMs?: number | undefined
 }
 
 export type ResolvedRetryOptions = Required<RetryOptions>
