@@ -1,6 +1,7 @@
 import { InvokeError } from '../errors/invoke-error'
 import { assertTool } from '../tool/define-tool'
 import { toToolJsonSchema } from '../tool/schema'
+import { toStrictSchema } from '../tool/strict-schema'
 import { toWireName, wireNames } from '../tool/wire-names'
 import { isRecord } from '../util/is-record'
 import type { ChatMessage, ChatRequest, ChatToolDefinition } from '../types'
@@ -28,6 +29,22 @@ export function toolDefinition(name: string, tool: ToolSet[string]): ChatToolDef
   return definition
 }
 
+const strictDefinitions = new WeakMap<ChatToolDefinition, ChatToolDefinition>()
+
+/**
+ * `definition` with `strict: true` and a strict-compatible copy of its schema, built once per
+ * definition; `definition` itself when strict mode cannot express the schema.
+ */
+export function strictDefinition(definition: ChatToolDefinition): ChatToolDefinition {
+  let strict = strictDefinitions.get(definition)
+  if (!strict) {
+    const parameters = toStrictSchema(definition.function.parameters, true)
+    strict = parameters ? deepFreeze({ type: 'function', function: { ...definition.function, strict: true, parameters } }) : definition
+    strictDefinitions.set(definition, strict)
+  }
+  return strict
+}
+
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value)
@@ -45,6 +62,8 @@ export interface BuildRequestInput {
   temperature?: number
   maxTokens?: number
   stream?: boolean
+  /** Send the tools strict (`function.strict: true`). */
+  strict?: boolean
 }
 
 /** Checks the caller's arguments to `invoke`/`stream`; a mistake is a `config_error`. */
@@ -71,7 +90,10 @@ export function buildRequest(input: BuildRequestInput): ChatRequest {
   const body: ChatRequest = {
     model: input.model,
     messages: wire ? wireHistory(input.messages) : input.messages,
-    tools: Object.keys(input.tools).map((name) => toolDefinition(wire ? toWireName(name) : name, input.tools[name]!)),
+    tools: Object.keys(input.tools).map((name) => {
+      const definition = toolDefinition(wire ? toWireName(name) : name, input.tools[name]!)
+      return input.strict ? strictDefinition(definition) : definition
+    }),
     tool_choice:
       input.toolChoiceName && !input.disableNamedToolChoice
         ? { type: 'function', function: { name: wire ? toWireName(input.toolChoiceName) : input.toolChoiceName } }
