@@ -143,6 +143,18 @@ describe('wildcall (built CLI)', { timeout: 90_000 }, () => {
       expect(server.requests).toHaveLength(2)
       const text = await wildcall(['doctor', '--base-url', server.url, '--model', 'gemma2:2b', '--quiet'])
       expect(text.stdout).toMatch(/\nTools: TOOLS REFUSED, PROMPT MODE WORKS: gemma2:2b gave a valid call/)
+      // Prompt mode constrains the answer with response_format.
+      expect(report.constrained).toEqual({ by: 'response_format', refused: [], verdict: expect.stringMatching(/^YES: response_format sent and taken/) })
+      expect(text.stdout).toMatch(/\nConstrained decoding: YES: response_format sent and taken/)
+    })
+
+    it('should say when the endpoint refuses response_format (learnt, not sent again)', async () => {
+      server.setScript((request) =>
+        request.body.response_format ? { status: 400, body: { error: { message: 'This response_format type is unavailable now', type: 'invalid_request_error' } } } : refusingServer(request),
+      )
+      const report = JSON.parse((await doctor('gemma2:2b')).stdout)
+      expect(report.constrained).toEqual({ by: null, refused: ['response_format'], verdict: expect.stringMatching(/^REFUSED: the endpoint refused response_format/) })
+      expect(server.requests.map((request) => request.body.response_format !== undefined)).toEqual([false, true, false])
     })
 
     it('should fail with --tool-mode native on such an endpoint, and still say whether prompt mode works', async () => {
@@ -173,6 +185,7 @@ describe('wildcall (built CLI)', { timeout: 90_000 }, () => {
     it('should report tools accepted natively by a server that takes them', async () => {
       const report = JSON.parse((await doctor()).stdout)
       expect(report.tools).toEqual({ mode: 'auto', refused: false, verdict: 'TOOLS ACCEPTED: the endpoint takes tools natively.' })
+      expect(report.constrained).toMatchObject({ by: null, refused: [], verdict: expect.stringMatching(/^NO: neither strict tools nor response_format was sent/) })
     })
 
     it('should show no adapter change for a model no adapter patches', async () => {

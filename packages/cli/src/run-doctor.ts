@@ -73,6 +73,11 @@ export interface DoctorReport {
    * then whether prompt mode gave a valid call (`undefined` when it was not needed or not tried).
    */
   tools: { mode: ToolMode; refused: boolean; promptMode?: 'works' | 'fails'; verdict: string }
+  /**
+   * Whether the last request constrained decoding (`by`: strict tools, `response_format`, or `null`
+   * for neither), and whether the endpoint refused one (learnt: not sent again).
+   */
+  constrained: { by: 'strict' | 'response_format' | null; refused: string[]; verdict: string }
   error?: { type: string; message: string; retryable: boolean; status?: number; retryAfterMs?: number }
   verdict: string
   durationMs: number
@@ -246,6 +251,7 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, toolMode, a
       ? `TOOLS REFUSED, PROMPT MODE WORKS: ${model} gave a valid call from the tools described in the prompt. ${toolMode === 'auto' ? "toolMode 'auto' (the default) switches by itself" : "Use toolMode 'auto' or 'prompt'"}.`
       : `TOOLS REFUSED, PROMPT MODE FAILS: ${isInvokeError(promptFailure) ? `${promptFailure.type} — ${redactText(promptFailure.message, apiKey)}` : 'no valid call'}`
   const toolsReport: DoctorReport['tools'] = { mode: toolMode, refused, ...(promptMode ? { promptMode } : {}), verdict: toolsVerdict }
+  const constrained = describeConstrained(sent, client.profile.fields)
 
   const base = {
     baseURL,
@@ -258,6 +264,7 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, toolMode, a
     ...(http ? { http } : {}),
     ...(rawResponse !== undefined ? { rawResponse } : {}),
     tools: toolsReport,
+    constrained,
     durationMs,
   }
   const { url } = resolveEndpoint(baseURL)
@@ -313,6 +320,18 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, toolMode, a
     },
     verdict: verdicts[outcome as keyof typeof verdicts],
   }
+}
+
+/** Whether `sent` constrained decoding (strict tools, `response_format`), and what the endpoint refused of it. */
+function describeConstrained(sent: ChatRequest | undefined, fields: Array<{ field: string }>): DoctorReport['constrained'] {
+  const by = sent?.response_format ? 'response_format' : sent?.tools?.some((tool) => tool.function.strict) ? 'strict' : null
+  const refused = fields.map(({ field }) => field).filter((field) => field === 'strict' || field === 'response_format')
+  const verdict = by
+    ? `YES: ${by === 'strict' ? 'strict tools' : 'response_format'} sent and taken — the call is constrained to the schema where the server enforces it.`
+    : refused.length > 0
+      ? `REFUSED: the endpoint refused ${refused.join(' and ')}; wildcall learnt it and sends it no more.`
+      : 'NO: neither strict tools nor response_format was sent (the SDK option strict: true sends strict tools to any endpoint).'
+  return { by, refused, verdict }
 }
 
 /**
@@ -390,6 +409,7 @@ export function formatDoctorReport(report: DoctorReport): string {
     lines.push(`  ${error.message}`)
   }
   lines.push('', `Tools: ${report.tools.verdict}`)
+  lines.push(`Constrained decoding: ${report.constrained.verdict}`)
   lines.push(`Verdict: ${report.verdict}`, '')
   return lines.join('\n')
 }

@@ -40,6 +40,7 @@ export function describeProbe(report: ProbeReport): string[] {
   if (reasoningFields.length > 0) lines.push(`It returns reasoning in ${reasoningFields.join(', ')}.`)
   if (second?.ok && Object.keys(profile.messageFields).length === 0 && reasoningFields.length > 0) lines.push('It takes a history without the reasoning.')
   if (stream) lines.push(stream.ok ? 'Streaming works.' : `Streaming failed (${stream.error?.type}).`)
+  lines.push(`Constrained decoding: ${report.constrained ? `${report.constrained === 'strict' ? 'strict tools are' : 'response_format is'} taken.` : 'none sent.'}`)
   if (choice?.ok && profile.fields.length === 0 && Object.keys(profile.messageFields).length === 0 && profile.toolChoice === undefined) {
     lines.push('Nothing was refused, so nothing was learnt: the endpoint took every form it was sent (a server that answers 200 to anything looks the same).')
   }

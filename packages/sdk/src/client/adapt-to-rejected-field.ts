@@ -61,6 +61,9 @@ export function findFieldChanges(body: ChatRequest, error: InvokeError, kept: Re
   return mentioned?.length === 1 ? [changeFor(body, mentioned[0]!, text)] : []
 }
 
+/** How `body` constrains decoding: `response_format` (prompt mode), strict tools, or neither. */
+export const constrainedBy = (body: ChatRequest) => (body.response_format ? 'response_format' : body.tools?.some((tool) => tool.function?.strict) ? 'strict' : undefined)
+
 /**
  * The constrained-decoding field of `body` that `error` refuses: `response_format` (prompt mode) or
  * `strict` (the tools'), when a 400/422 or a 5xx names it, or names a schema or a grammar (a server
@@ -76,7 +79,7 @@ export function findFieldChanges(body: ChatRequest, error: InvokeError, kept: Re
  * ```
  */
 export function refusedConstraint(body: ChatRequest, error: InvokeError): 'response_format' | 'strict' | undefined {
-  const field = body.response_format ? 'response_format' : body.tools?.some((tool) => tool.function?.strict) ? 'strict' : undefined
+  const field = constrainedBy(body)
   // regex-bounded: a literal field name or word, no quantifier (test: packages/sdk/src/linear-time.test.ts)
   return field && (error.type === 'bad_request' || error.type === 'server_error') && RegExp(`\\b${field}|schema|grammar`, 'i').test(tryStringify(error.rawResponse)!) ? field : undefined
 }
