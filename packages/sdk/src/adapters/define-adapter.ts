@@ -47,7 +47,7 @@ export function assertAdapter(adapter: unknown): asserts adapter is Adapter {
     if (count === 0) fail('match', 'lists no models and no hosts, so it would never match. Add e.g. { models: ["acme"] }.')
   }
   for (const hook of HOOKS) if (adapter[hook] !== undefined && typeof adapter[hook] !== 'function') fail(hook, 'must be a function', adapter[hook])
-  for (const [key, flag] of [['compose', compose], ['strict', adapter.strict]]) if (flag !== undefined && typeof flag !== 'boolean') fail(key as string, 'must be true or false', flag)
+  if (compose !== undefined && typeof compose !== 'boolean') fail('compose', 'must be true or false', compose)
   if (echoFields !== undefined) {
     if (!isRecord(echoFields)) fail('echoFields', 'must be { message?, toolCall? } of field names', echoFields)
     for (const [key, list] of Object.entries(echoFields as Record<string, unknown>)) {

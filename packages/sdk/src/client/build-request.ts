@@ -10,39 +10,29 @@ import type { ToolSet } from '../tool/types'
 // Keyed by the Tool object, then by the name it is sent under: converted once, never per call.
 const definitions = new WeakMap<object, Map<string, ChatToolDefinition>>()
 
-/** The frozen OpenAI `tools` entry for one tool, built once per (tool, name). */
-export function toolDefinition(name: string, tool: ToolSet[string]): ChatToolDefinition {
+/**
+ * The frozen OpenAI `tools` entry for one tool, built once per (tool, name, strict). `strict`: with
+ * `strict: true` and a strict-compatible copy of the schema, when strict mode can express it.
+ */
+export function toolDefinition(name: string, tool: ToolSet[string], strict?: boolean): ChatToolDefinition {
+  const key = strict ? `\0${name}` : name
   let byName = definitions.get(tool)
-  const cached = byName?.get(name)
+  const cached = byName?.get(key)
   if (cached) return cached
   assertTool(tool, name)
+  const parameters = toToolJsonSchema(tool.inputSchema)
+  const strictParameters = strict && toStrictSchema(parameters, true)
   const definition: ChatToolDefinition = deepFreeze({
     type: 'function',
     function: {
       name,
       ...(tool.description ? { description: tool.description } : {}),
-      parameters: toToolJsonSchema(tool.inputSchema),
+      ...(strictParameters ? { strict: true, parameters: strictParameters } : { parameters }),
     },
   })
   if (!byName) definitions.set(tool, (byName = new Map()))
-  byName.set(name, definition)
+  byName.set(key, definition)
   return definition
-}
-
-const strictDefinitions = new WeakMap<ChatToolDefinition, ChatToolDefinition>()
-
-/**
- * `definition` with `strict: true` and a strict-compatible copy of its schema, built once per
- * definition; `definition` itself when strict mode cannot express the schema.
- */
-export function strictDefinition(definition: ChatToolDefinition): ChatToolDefinition {
-  let strict = strictDefinitions.get(definition)
-  if (!strict) {
-    const parameters = toStrictSchema(definition.function.parameters, true)
-    strict = parameters ? deepFreeze({ type: 'function', function: { ...definition.function, strict: true, parameters } }) : definition
-    strictDefinitions.set(definition, strict)
-  }
-  return strict
 }
 
 function deepFreeze<T>(value: T): T {
@@ -90,10 +80,7 @@ export function buildRequest(input: BuildRequestInput): ChatRequest {
   const body: ChatRequest = {
     model: input.model,
     messages: wire ? wireHistory(input.messages) : input.messages,
-    tools: Object.keys(input.tools).map((name) => {
-      const definition = toolDefinition(wire ? toWireName(name) : name, input.tools[name]!)
-      return input.strict ? strictDefinition(definition) : definition
-    }),
+    tools: Object.keys(input.tools).map((name) => toolDefinition(wire ? toWireName(name) : name, input.tools[name]!, input.strict)),
     tool_choice:
       input.toolChoiceName && !input.disableNamedToolChoice
         ? { type: 'function', function: { name: wire ? toWireName(input.toolChoiceName) : input.toolChoiceName } }

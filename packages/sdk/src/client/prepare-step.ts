@@ -47,9 +47,8 @@ export function patchBody(step: StepState, messages: ChatMessage[]): void {
   const { client, context, tools, options } = step
   const { config } = client
   const strict = options.strict ?? config.strict ?? 'auto'
-  // What the endpoint refused is learnt as a dropped field: `response_format`, or `strict` (of the tools).
-  const refused = (field: string) => client.fieldChanges.some((change) => change.field === field)
-  const constrain = strict === true || (strict === 'auto' && (step.prompt || client.strictTools))
+  // Constrained decoding: `response_format` in prompt mode, else strict tools, unless the endpoint refused it (learnt as a dropped field).
+  const constrain = strict !== false && (strict === true || step.prompt || client.strictTools) && !client.fieldChanges.some((change) => change.field === (step.prompt ? 'response_format' : 'strict'))
   let body = buildRequest({
     model: config.model,
     messages,
@@ -59,7 +58,7 @@ export function patchBody(step: StepState, messages: ChatMessage[]): void {
     temperature: config.temperature,
     maxTokens: options.maxTokens ?? config.maxTokens,
     stream: context.stream,
-    strict: constrain && !step.prompt && !refused('strict'),
+    strict: constrain && !step.prompt,
   })
   for (const adapter of client.chain) {
     const patch = adapter.patchRequest
@@ -67,7 +66,7 @@ export function patchBody(step: StepState, messages: ChatMessage[]): void {
   }
   const requestFixes: string[] = step.prompt ? ['prompt-tools'] : []
   body.messages = sendMessageFields(body.messages, client.echo, client.messageFields, requestFixes)
-  if (step.prompt) body = toPromptBody(body, client.chain.find((adapter) => adapter.prompt)?.prompt ?? hermesPrompt, options.toolChoiceName, constrain && !refused('response_format'))
+  if (step.prompt) body = toPromptBody(body, client.chain.find((adapter) => adapter.prompt)?.prompt ?? hermesPrompt, options.toolChoiceName, constrain)
   const choice = body.tool_choice
   for (const change of client.fieldChanges) {
     const changed = applyFieldChange(body, change)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createMacroTool } from '../macro/create-macro-tool'
-import { strictDefinition, toolDefinition } from '../client/build-request'
+import { toolDefinition } from '../client/build-request'
 import { toResponseFormat } from '../client/prompt-mode'
 import type { ChatToolDefinition } from '../types'
 import { schemasByKind, toolsOf, type Kind } from './__fixtures__/library-tools'
@@ -9,8 +9,7 @@ import { toStrictSchema } from './strict-schema'
 
 const KINDS = Object.keys(schemasByKind) as Kind[]
 const call = (name: string, args: unknown) => JSON.stringify({ name, arguments: args })
-const definitionsOf = (kind: Kind): ChatToolDefinition[] => Object.entries(toolsOf(kind)).map(([name, tool]) => toolDefinition(name, tool))
-const macroDefinition = (kind: Kind) => toolDefinition('AgentOutput', createMacroTool(toolsOf(kind)))
+const definitionsOf = (kind: Kind, strict?: boolean): ChatToolDefinition[] => Object.entries(toolsOf(kind)).map(([name, tool]) => toolDefinition(name, tool, strict))
 const schemaOf = (format: Record<string, unknown>) => (format.json_schema as { schema: unknown }).schema
 
 /** `value` with its keys in the order `schema` lists them: a grammar fixes the order (ArkType sorts the keys). */
@@ -120,7 +119,7 @@ describe.each(KINDS)('the schemas constrained decoding sends (%s tools), judged 
   })
 
   it('should send strict tools that meet the strict rules, admit the valid arguments and refuse the invalid', async () => {
-    const strict = definitionsOf(kind).map(strictDefinition)
+    const strict = definitionsOf(kind, true)
     for (const definition of strict) {
       expect(definition.function.strict).toBe(true)
       expectStrictRules(definition.function.parameters)
@@ -141,10 +140,11 @@ describe.each(KINDS)('the schemas constrained decoding sends (%s tools), judged 
   })
 
   it('should admit exactly one action of the reference macro tool, in response_format and as a strict tool', async () => {
-    const definition = macroDefinition(kind)
+    const AgentOutput = createMacroTool(toolsOf(kind))
+    const definition = toolDefinition('AgentOutput', AgentOutput)
     const reflection = Object.keys(definition.function.parameters.properties as object).filter((key) => key !== 'action')
     const viaFormat = await grammarOf(schemaOf(toResponseFormat([definition])))
-    const strict = strictDefinition(definition)
+    const strict = toolDefinition('AgentOutput', AgentOutput, true)
     expect(strict.function.strict).toBe(true)
     expectStrictRules(strict.function.parameters)
     const viaStrict = await grammarOf(strict.function.parameters)
