@@ -29,15 +29,15 @@ const sendsStrict = (body: ChatRequest) => body.tools?.some((tool) => tool.funct
 
 /**
  * A llama.cpp-like server: `tools` refused (no `--jinja`); otherwise its model writes the first of
- * `drafts` that the grammar compiled from `response_format` admits (none at all without one).
+ * `drafts` that the grammar compiled from `response_format` admits (the first draft without one).
  */
 function llamaCpp(drafts: string[]) {
   return async ({ body }: RecordedRequest): Promise<ScriptedReply> => {
     if (body.tools) return { status: 500, body: { error: { code: 500, message: 'tools param requires --jinja flag', type: 'server_error' } } }
     const format = body.response_format as { json_schema?: { schema?: unknown } } | undefined
     const accepts = format?.json_schema?.schema ? await grammarOf(format.json_schema.schema) : undefined
-    let text = drafts.at(-1)!
-    for (const draft of drafts) if (!accepts || (await accepts(draft))) { text = draft; break }
+    let text = drafts[0]!
+    for (const draft of accepts ? drafts : []) if (await accepts!(draft)) { text = draft; break }
     return body.stream ? streamed(text) : reply(text)
   }
 }
@@ -46,6 +46,7 @@ describe('prompt mode with response_format', () => {
   // What a small model would write unconstrained: a string index, then two actions; the grammar admits only the last.
   const plainDrafts = ['{"name": "click", "arguments": {"index": "3"}}', '{"name": "hover", "arguments": {"index": 3}}', '{"name": "click", "arguments": {"index": 3}}']
   const macroDrafts = [
+    '{"name": "AgentOutput", "arguments": {"next_goal": "open it", "action": {"click": {"index": "the first"}}}}',
     '{"name": "AgentOutput", "arguments": {"next_goal": "open it", "action": {"click": {"index": 3}, "done": {"text": "x"}}}}',
     '{"name": "AgentOutput", "arguments": {"next_goal": "open it", "action": {}}}',
     '{"name": "AgentOutput", "arguments": {"next_goal": "open it", "action": {"click": {"index": 3}}}}',
@@ -107,6 +108,9 @@ describe('prompt mode with response_format', () => {
       expect(body.response_format).toBeUndefined()
       expect(body.messages[0]!.content).toContain('<tool_call>')
     }
+    // Without the option ('auto'), prompt mode sends it.
+    await createClient({ baseURL: server.url, model: 'm', toolMode: 'prompt' }).invoke(messages, tools)
+    expect(server.requests[2]!.body.response_format).toBeDefined()
   })
 
   it('should refuse a strict option that is not "auto", true or false', () => {
@@ -221,9 +225,11 @@ describe('strict tools against an OpenAI-like endpoint', () => {
   })
 
   it('should never hand execute a null for an optional field, and keep the null of a field declared nullable', async () => {
-    const { customFetch } = openAi({ query: 'q', site: null, limit: null, note: null, filters: { lang: null } })
+    const { bodies, customFetch } = openAi({ query: 'q', site: null, limit: null, note: null, filters: { lang: null } })
     const client = createClient({ baseURL: 'https://my-resource.openai.azure.com/openai/deployments/gpt-4o?api-version=2024-10-21', model: 'gpt-4o', apiKey: 'k', customFetch })
     const result = await client.invoke(messages, withOptional)
+    // An Azure OpenAI host: the tools went strict, so the model had to write every field.
+    expect(sendsStrict(bodies[0]!)).toBe(true)
     expect(executed).toEqual([{ query: 'q', note: null, filters: {} }])
     expect(result.toolCall.args).toEqual({ query: 'q', note: null, filters: {} })
   })
