@@ -63,6 +63,8 @@ describe('prompt mode with response_format', () => {
       for await (const event of run) events.push(event)
       result = await run.result
       expect(events.filter((event) => event.type === 'partial').at(-1)).toMatchObject({ args: { index: 3 } })
+      // Previews of the arguments, as for any call written as text: never of the envelope being written.
+      expect(events.filter((event) => event.type === 'partial' && 'name' in (event.args as object))).toEqual([])
     }
     expect(result.toolCall).toMatchObject({ name: 'click', args: { index: 3 } })
     expect(result.attempts).toBe(2)
