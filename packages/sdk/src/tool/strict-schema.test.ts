@@ -88,6 +88,7 @@ describe('toStrictSchema', () => {
     ['patternProperties', { type: 'object', properties: {}, patternProperties: { '^x-': { type: 'string' } } }],
     ['allOf', { type: 'object', properties: { a: { allOf: [{ type: 'string' }, { minLength: 1 }] } } }],
     ['not', { type: 'object', properties: { a: { not: { type: 'null' } } } }],
+    ['a root that is not an object', {}],
   ])('should give up on %s (the tool goes without strict)', (_name, schema) => {
     expect(toStrictSchema(schema, true)).toBeUndefined()
   })

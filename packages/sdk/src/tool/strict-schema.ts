@@ -12,7 +12,7 @@ const SCHEMA_MAP = /^(?:properties|\$defs|definitions)$/
 /**
  * A copy of `schema` (a normalised tool JSON Schema) that a grammar can enforce exactly, or
  * `undefined` when it cannot be written so (a keyword in `LOOSE`, or with `strict` a free-form
- * object such as a record). Every object with properties is closed (`additionalProperties: false`),
+ * object such as a record, or a root that is not an object). Every object with properties is closed (`additionalProperties: false`),
  * an object of exactly one of its properties (`minProperties` = `maxProperties` = 1: the macro
  * tool's action) is one branch per property, `oneOf` is `anyOf` (validation still refuses a value
  * two branches admit) and `default`s are left out. `strict` adds what OpenAI's strict mode asks:
@@ -26,7 +26,9 @@ const SCHEMA_MAP = /^(?:properties|\$defs|definitions)$/
  */
 export function toStrictSchema(schema: Record<string, unknown>, strict: boolean): Record<string, unknown> | undefined {
   try {
-    return copy(schema, strict) as Record<string, unknown>
+    const out = copy(schema, strict) as Record<string, unknown>
+    // Strict mode takes only a closed object at the root.
+    return strict && out.additionalProperties !== false ? undefined : out
   } catch {
     return undefined
   }
