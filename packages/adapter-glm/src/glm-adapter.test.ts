@@ -41,12 +41,20 @@ testAdapter(glmAdapter({ thinking: true }), {
 })
 
 describe('glmAdapter in prompt mode', () => {
+  it('should ask for the JSON object under response_format', () => {
+    const block = glmAdapter().prompt!.tools([{ name: 'click', parameters: { type: 'object' } }], undefined, true)
+    expect(block).toContain('written as one JSON object:\n{"name": <function-name>, "arguments": <args-json-object>}')
+    expect(block).not.toContain('<arg_key>')
+  })
+
   it('should ask for GLM markup, write past calls in it and read the answer', async () => {
     const sent: Array<{ messages: Array<{ role: string; content: string }>; tools?: unknown }> = []
     const client = createClient({
       baseURL: 'http://127.0.0.1:9/v1',
       model: 'glm-4.6',
       toolMode: 'prompt',
+      // Without response_format: under it, the block asks for the JSON object the grammar admits (below).
+      strict: false,
       adapters: [glmAdapter()],
       customFetch: async (_url, init) => {
         sent.push(JSON.parse(String(init?.body)))

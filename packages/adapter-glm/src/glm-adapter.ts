@@ -24,10 +24,10 @@ const CODES: Record<string, [InvokeErrorType, string]> = {
 }
 
 // Prompt mode (an endpoint that refuses tools): the Qwen-style tools block GLM's template renders,
-// asking for GLM's own call markup, which is also how past calls are written back (strings raw,
-// other values as JSON, as the template does).
+// asking for GLM's own call markup (under `response_format`, for the JSON object it admits), which
+// is also how past calls are written back (strings raw, other values as JSON, as the template does).
 const prompt: PromptForm = {
-  tools: (functions, name) => hermesPrompt.tools(functions, name).replace(/<tool_call>\n.*/s, '<tool_call>{function-name}\n<arg_key>{arg-key-1}</arg_key>\n<arg_value>{arg-value-1}</arg_value>\n...\n</tool_call>'),
+  tools: (functions, name, json) => hermesPrompt.tools(functions, name, json).replace(/<tool_call>\n.*/s, '<tool_call>{function-name}\n<arg_key>{arg-key-1}</arg_key>\n<arg_value>{arg-value-1}</arg_value>\n...\n</tool_call>'),
   call: (name, args) => `<tool_call>${name}\n${Object.entries(args as object).map(([key, value]) => `<arg_key>${key}</arg_key>\n<arg_value>${typeof value === 'string' ? value : JSON.stringify(value)}</arg_value>\n`).join('')}</tool_call>`,
   results: hermesPrompt.results,
 }

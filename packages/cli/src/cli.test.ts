@@ -161,6 +161,18 @@ describe('wildcall (built CLI)', { timeout: 90_000 }, () => {
       expect(text.stdout).toContain('Request 1 (tools sent natively): HTTP 400 in ')
       expect(text.stdout).toContain('"message": "registry.ollama.ai/library/gemma2:2b does not support tools"')
       expect(text.stdout).toContain('Request 2 (tools in the prompt):\nHTTP: 200 in ')
+      // Prompt mode constrains the answer with response_format.
+      expect(report.constrained).toEqual({ by: 'response_format', refused: [], verdict: expect.stringMatching(/^YES: response_format sent and taken/) })
+      expect(text.stdout).toMatch(/\nConstrained decoding: YES: response_format sent and taken/)
+    })
+
+    it('should say when the endpoint refuses response_format (learnt, not sent again)', async () => {
+      server.setScript((request) =>
+        request.body.response_format ? { status: 400, body: { error: { message: 'This response_format type is unavailable now', type: 'invalid_request_error' } } } : refusingServer(request),
+      )
+      const report = JSON.parse((await doctor('gemma2:2b')).stdout)
+      expect(report.constrained).toEqual({ by: null, refused: ['response_format'], verdict: expect.stringMatching(/^REFUSED: the endpoint refused response_format/) })
+      expect(server.requests.map((request) => request.body.response_format !== undefined)).toEqual([false, true, false])
     })
 
     it('should fail with --tool-mode native on such an endpoint, and still say whether prompt mode works', async () => {
@@ -193,6 +205,7 @@ describe('wildcall (built CLI)', { timeout: 90_000 }, () => {
       const report = JSON.parse((await doctor()).stdout)
       expect(report.tools).toEqual({ mode: 'auto', native: 'accepted', refused: false, verdict: 'TOOLS ACCEPTED: the endpoint took the request with tools (HTTP 200).' })
       expect(report.promptChanges).toEqual([])
+      expect(report.constrained).toMatchObject({ by: null, refused: [], verdict: expect.stringMatching(/^NO: neither strict tools nor response_format was sent/) })
     })
 
     it('should show no adapter change for a model no adapter patches', async () => {

@@ -66,6 +66,11 @@ export interface DoctorReport {
     promptMode?: 'works' | 'fails' | 'unknown'
     verdict: string
   }
+  /**
+   * Whether the last request constrained decoding (`by`: strict tools, `response_format`, or `null`
+   * for neither), and whether the endpoint refused one (learnt: not sent again).
+   */
+  constrained: { by: 'strict' | 'response_format' | null; refused: string[]; verdict: string }
   error?: { type: string; message: string; retryable: boolean; status?: number; retryAfterMs?: number }
   verdict: string
   durationMs: number

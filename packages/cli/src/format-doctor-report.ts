@@ -46,6 +46,7 @@ export function formatDoctorReport(report: DoctorReport): string {
     lines.push(`  ${error.message}`)
   }
   lines.push('', `Tools: ${report.tools.verdict}`)
+  lines.push(`Constrained decoding: ${report.constrained.verdict}`)
   lines.push(`Verdict: ${report.verdict}`, '')
   return lines.join('\n')
 }

@@ -240,6 +240,7 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, toolMode, a
   const sent = main?.request
   // Prompt mode comes after the adapters: replayed on their body, it is what changed the rest.
   const promptChanges = sent && !sent.tools ? diffJson(patched, toPromptBody(patched, available.find((adapter) => client.adapters.includes(adapter.name) && adapter.prompt)?.prompt ?? hermesPrompt, MACRO_TOOL_NAME)) : []
+  const constrained = describeConstrained(sent, client.profile.fields)
 
   const base = {
     baseURL,
@@ -254,6 +255,7 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, toolMode, a
     ...(main?.rawResponse !== undefined ? { rawResponse: main.rawResponse } : {}),
     exchanges: exchanges.map(({ tools, http, rawResponse, error }) => ({ tools, ...(http ? { http } : {}), ...(rawResponse !== undefined ? { rawResponse } : {}), ...(error ? { error } : {}) })),
     tools: toolsReport,
+    constrained,
     durationMs,
   }
   const http = main?.http
@@ -310,6 +312,18 @@ async function diagnose({ baseURL, model, apiKey, timeoutMs, stream, toolMode, a
     },
     verdict: verdicts[outcome as keyof typeof verdicts],
   }
+}
+
+/** Whether `sent` constrained decoding (strict tools, `response_format`), and what the endpoint refused of it. */
+function describeConstrained(sent: ChatRequest | undefined, fields: Array<{ field: string }>): DoctorReport['constrained'] {
+  const by = sent?.response_format ? 'response_format' : sent?.tools?.some((tool) => tool.function.strict) ? 'strict' : null
+  const refused = fields.map(({ field }) => field).filter((field) => field === 'strict' || field === 'response_format')
+  const verdict = by
+    ? `YES: ${by === 'strict' ? 'strict tools' : 'response_format'} sent and taken — the call is constrained to the schema where the server enforces it.`
+    : refused.length > 0
+      ? `REFUSED: the endpoint refused ${refused.join(' and ')}; wildcall learnt it and sends it no more.`
+      : 'NO: neither strict tools nor response_format was sent (the SDK option strict: true sends strict tools to any endpoint).'
+  return { by, refused, verdict }
 }
 
 /**

@@ -46,6 +46,7 @@ describe('wildcall doctor --probe', () => {
     expect(out.stdout).toContain('tool_choice: required is taken.')
     expect(out.stdout).toContain('History: reasoning_content must be sent back.')
     expect(out.stdout).toContain('Streaming works.')
+    expect(out.stdout).toContain('Constrained decoding: none sent.')
     expect(out.stdout).toContain(`Profile written to ${path}.`)
     const profile = JSON.parse(await readFile(path, 'utf8'))
     expect(profile).toEqual({ version: 1, baseURL: server.url, model: 'acme-reasoner-2', fields: [], messageFields: { reasoning_content: 'echo' }, toolChoice: 'required' })
@@ -53,6 +54,20 @@ describe('wildcall doctor --probe', () => {
     const client = createClient({ baseURL: server.url, model: 'acme-reasoner-2', profile, maxRetries: 0 })
     await client.invoke([{ role: 'user', content: 'go' }], { answer: { inputSchema: zod.object({ word: zod.string() }) } }, { toolChoiceName: 'answer' })
     expect(server.requests.length).toBe(requests + 1)
+  })
+
+  it('should say whether the endpoint constrains decoding (response_format in prompt mode), as JSON with --json', async () => {
+    server.setScript((request) =>
+      request.body.tools
+        ? { status: 500, body: { error: { code: 500, message: 'tools param requires --jinja flag', type: 'server_error' } } }
+        : answer(request, contentResponse('{"name": "answer", "arguments": {"word": "ready"}}')),
+    )
+    const { io, out } = makeIo()
+    await runProbe(probe(server, 'qwen3-0.6b'), io)
+    expect(out.stdout).toContain('Constrained decoding: response_format is taken.')
+    const json = makeIo()
+    await runProbe(probe(server, 'qwen3-0.6b', { json: true }), json.io)
+    expect(JSON.parse(json.out.stdout).constrained).toBe('response_format')
   })
 
   it('should say what it concludes when the model spends max_tokens thinking, as JSON with --json', async () => {

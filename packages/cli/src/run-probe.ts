@@ -49,6 +49,7 @@ export function describeProbe(report: ProbeReport): string[] {
     const statuses = [...new Set(requests.flatMap(({ status }) => (status === undefined ? [] : [`HTTP ${status}`])))]
     lines.push(`${statuses.length > 0 ? `No request was taken (${statuses.join(', ')})` : 'Nothing answered'}, so nothing was learnt: the profile below is empty.`)
   }
+  if (steps.some((step) => step.ok)) lines.push(`Constrained decoding: ${report.constrained ? `${report.constrained === 'strict' ? 'strict tools are' : 'response_format is'} taken.` : 'none sent.'}`)
   // Only when every request was taken: a refusal the client adapted to is something learnt.
   if (choice?.ok && requests.every((request) => !request.error || request.status === undefined || request.status < 400)) {
     lines.push('Nothing was refused, so nothing was learnt: the endpoint took every form it was sent (a server that answers 200 to anything looks the same).')

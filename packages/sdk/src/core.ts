@@ -3,7 +3,7 @@
 // (import them from `@wildcall/sdk/readers`).
 export { createCoreClient as createClient } from './client/create-client'
 export type { Client } from './client/create-client'
-export type { ClientConfig, Logger, Streaming, ToolMode } from './client/config'
+export type { ClientConfig, Logger, Streaming, Strict, ToolMode } from './client/config'
 export { hermesPrompt } from './client/prompt-mode'
 export type { PromptForm } from './client/prompt-mode'
 export type { InvokeOptions } from './client/client-state'

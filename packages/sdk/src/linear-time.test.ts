@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { findFieldChanges } from './client/adapt-to-rejected-field'
+import { findFieldChanges, refusedConstraint } from './client/adapt-to-rejected-field'
 import { createStreamAssembler } from './client/create-stream-assembler'
 import { classifyHttpError } from './errors/classify-http'
 import { InvokeError, createMacroTool, defineTool, parseRetryAfter, repairToolCall } from './index'
@@ -223,6 +223,16 @@ describe('findFieldChanges on crafted worst cases', () => {
     ['a loc list before a run of spaces', (size) => refuse(fill(size, ' ', '"loc": [', 'x'))],
     ['use before a run of spaces', (size) => refuse(fill(size, ' ', 'use', 'x'))],
     ['a flood of use words', (size) => refuse(fill(size, 'use max_tokens '))],
+  ])('should stay linear on %s', (_name, build) => expectLinear(build))
+})
+
+describe('refusedConstraint on crafted worst cases', () => {
+  const body = { model: 'm', messages: [], response_format: { type: 'json_schema' } } as unknown as ChatRequest
+  const refuse = (message: string) => () => refusedConstraint(body, new InvokeError('bad_request', 'refused', { status: 400, rawResponse: message }))
+
+  it.each<[string, (size: number) => () => unknown]>([
+    ['a run of word characters', (size) => refuse(fill(size, 'a'))],
+    ['a flood of near misses', (size) => refuse(fill(size, 'response_forma schem gramma '))],
   ])('should stay linear on %s', (_name, build) => expectLinear(build))
 })
 

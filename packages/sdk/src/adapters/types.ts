@@ -175,4 +175,9 @@ export interface Adapter {
    * must be read back by the family's readers with identical values (the conformance kit checks it).
    */
   prompt?: PromptForm
+  /**
+   * The provider honours strict function calling (`function.strict: true`): with `strict: 'auto'`
+   * (the default) its tools are sent strict, as to OpenAI and Azure OpenAI hosts.
+   */
+  strict?: boolean
 }

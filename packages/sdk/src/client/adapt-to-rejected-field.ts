@@ -61,6 +61,29 @@ export function findFieldChanges(body: ChatRequest, error: InvokeError, kept: Re
   return mentioned?.length === 1 ? [changeFor(body, mentioned[0]!, text)] : []
 }
 
+/** How `body` constrains decoding: `response_format` (prompt mode), strict tools, or neither. */
+export const constrainedBy = (body: ChatRequest) => (body.response_format ? 'response_format' : body.tools?.some((tool) => tool.function?.strict) ? 'strict' : undefined)
+
+/**
+ * The constrained-decoding field of `body` that `error` refuses: `response_format` (prompt mode) or
+ * `strict` (the tools'), when a 400/422 or a 5xx names it, or names a schema or a grammar (a server
+ * whose grammar compiler fails on a keyword). Servers word it their own way: "This response_format
+ * type is unavailable now", "response_format type must be one of "text" or "json_object"", "JSON
+ * schema conversion failed", a validation error at `tools.0.function.strict`, "Unrecognized request
+ * argument supplied: strict", "property 'strict' is unsupported", "`strict` mode on function call is
+ * currently not supported", "All function tools should have the same strictness".
+ *
+ * @example
+ * ```ts
+ * refusedConstraint({ model, messages, response_format }, error) // 'response_format' for a 400 "This response_format type is unavailable now"
+ * ```
+ */
+export function refusedConstraint(body: ChatRequest, error: InvokeError): 'response_format' | 'strict' | undefined {
+  const field = constrainedBy(body)
+  // regex-bounded: a literal field name or word, no quantifier (test: packages/sdk/src/linear-time.test.ts)
+  return field && (error.type === 'bad_request' || error.type === 'server_error') && RegExp(`\\b${field}|schema|grammar`, 'i').test(tryStringify(error.rawResponse)!) ? field : undefined
+}
+
 function changeFor(body: ChatRequest, field: string, text: string): FieldChange {
   if (field === 'tool_choice' && typeof body.tool_choice === 'object' && body.tool_choice !== null) return { field, required: true }
   const rename = INSTEAD.exec(text)?.[1]

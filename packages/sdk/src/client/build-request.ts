@@ -1,6 +1,7 @@
 import { InvokeError } from '../errors/invoke-error'
 import { assertTool } from '../tool/define-tool'
 import { toToolJsonSchema } from '../tool/schema'
+import { toStrictSchema } from '../tool/strict-schema'
 import { toWireName, wireNames } from '../tool/wire-names'
 import { isRecord } from '../util/is-record'
 import type { ChatMessage, ChatRequest, ChatToolDefinition } from '../types'
@@ -9,22 +10,28 @@ import type { ToolSet } from '../tool/types'
 // Keyed by the Tool object, then by the name it is sent under: converted once, never per call.
 const definitions = new WeakMap<object, Map<string, ChatToolDefinition>>()
 
-/** The frozen OpenAI `tools` entry for one tool, built once per (tool, name). */
-export function toolDefinition(name: string, tool: ToolSet[string]): ChatToolDefinition {
+/**
+ * The frozen OpenAI `tools` entry for one tool, built once per (tool, name, strict). `strict`: with
+ * `strict: true` and a strict-compatible copy of the schema, when strict mode can express it.
+ */
+export function toolDefinition(name: string, tool: ToolSet[string], strict?: boolean): ChatToolDefinition {
+  const key = strict ? `\0${name}` : name
   let byName = definitions.get(tool)
-  const cached = byName?.get(name)
+  const cached = byName?.get(key)
   if (cached) return cached
   assertTool(tool, name)
+  const parameters = toToolJsonSchema(tool.inputSchema)
+  const strictParameters = strict && toStrictSchema(parameters, true)
   const definition: ChatToolDefinition = deepFreeze({
     type: 'function',
     function: {
       name,
       ...(tool.description ? { description: tool.description } : {}),
-      parameters: toToolJsonSchema(tool.inputSchema),
+      ...(strictParameters ? { strict: true, parameters: strictParameters } : { parameters }),
     },
   })
   if (!byName) definitions.set(tool, (byName = new Map()))
-  byName.set(name, definition)
+  byName.set(key, definition)
   return definition
 }
 
@@ -45,6 +52,8 @@ export interface BuildRequestInput {
   temperature?: number
   maxTokens?: number
   stream?: boolean
+  /** Send the tools strict (`function.strict: true`). */
+  strict?: boolean
 }
 
 /** Checks the caller's arguments to `invoke`/`stream`; a mistake is a `config_error`. */
@@ -71,7 +80,7 @@ export function buildRequest(input: BuildRequestInput): ChatRequest {
   const body: ChatRequest = {
     model: input.model,
     messages: wire ? wireHistory(input.messages) : input.messages,
-    tools: Object.keys(input.tools).map((name) => toolDefinition(wire ? toWireName(name) : name, input.tools[name]!)),
+    tools: Object.keys(input.tools).map((name) => toolDefinition(wire ? toWireName(name) : name, input.tools[name]!, input.strict)),
     tool_choice:
       input.toolChoiceName && !input.disableNamedToolChoice
         ? { type: 'function', function: { name: wire ? toWireName(input.toolChoiceName) : input.toolChoiceName } }

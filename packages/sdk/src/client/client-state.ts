@@ -10,7 +10,7 @@ import type { ChatMessage, ChatRequest, ChatResponse, ChatResponseMessage } from
 import type { FieldChange } from './adapt-to-rejected-field'
 import type { ClientEvents } from './client-events'
 import type { ResolvedEchoFields } from './collect-echo-fields'
-import type { ClientConfig, Streaming, ToolMode } from './config'
+import type { ClientConfig, Streaming, Strict, ToolMode } from './config'
 import type { MessageFieldRule } from './endpoint-profile'
 import type { AttemptDetail } from './invoke-result'
 import type { StreamRun } from './stream-run'
@@ -42,6 +42,8 @@ export interface InvokeOptions<Name extends string = string> {
   deadlineMs?: number
   /** How tools reach the model in this step (overrides the client's `toolMode`). */
   toolMode?: ToolMode
+  /** Constrained decoding for this step (overrides the client's `strict`). */
+  strict?: Strict
 }
 
 /** What a client holds for every step (built once in `createClient`). */
@@ -73,6 +75,8 @@ export interface ClientState {
   streaming: StreamingSupport
   /** The endpoint refused tools on an earlier step (`toolMode: 'auto'`): every later step is sent in prompt mode. */
   promptMode: boolean
+  /** The endpoint is known to honour strict tools (an OpenAI or Azure OpenAI host, or an adapter's `strict`). */
+  strictTools: boolean
 }
 
 /** What `streaming` (of `@wildcall/sdk/streaming`) carries: the streamed step, and the reader of a body of events. */

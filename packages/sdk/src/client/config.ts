@@ -135,7 +135,27 @@ export interface ClientConfig {
    * the client. Per call: `invoke(…, { toolMode })`.
    */
   toolMode?: ToolMode | undefined
+  /**
+   * Constrained decoding, where the endpoint can enforce a JSON Schema so that an invalid call cannot
+   * be written. `'auto'` (default): strict tools (`function.strict: true`, a strict-compatible copy of
+   * each schema) where the endpoint is known to honour them (OpenAI and Azure OpenAI hosts, or an
+   * adapter's `strict`), and in prompt mode a `response_format` whose JSON Schema admits exactly one
+   * valid call. `true`: strict tools everywhere too. `false`: neither. A refusal of either is learnt
+   * (`client.profile`) and not sent again. Per call: `invoke(…, { strict })`.
+   */
+  strict?: Strict | undefined
 }
+
+/**
+ * Constrained decoding: see {@link ClientConfig.strict}.
+ *
+ * @example
+ * ```ts
+ * const strict: Strict = true // a vLLM server that enforces strict tools
+ * const client = createClient({ baseURL: 'http://localhost:8000/v1', model: 'qwen3-8b', strict })
+ * ```
+ */
+export type Strict = 'auto' | boolean
 
 /**
  * How tools reach the model: see {@link ClientConfig.toolMode}.
@@ -188,6 +208,7 @@ const RULES: readonly Rule[] = [
   ['disableNamedToolChoice', isBoolean, BOOLEAN_RULE],
   ['reask', isBoolean, BOOLEAN_RULE],
   ['toolMode', (value) => ['auto', 'native', 'prompt'].includes(value as string), 'must be "auto", "native" or "prompt"', true],
+  ['strict', (value) => value === 'auto' || isBoolean(value), 'must be "auto", true or false', true],
   ['logger', (value) => isRecord(value) && isFunction(value.warn) && (value.debug === undefined || isFunction(value.debug)), 'must be an object with a warn(message) method, e.g. console.'],
 ]
 
@@ -207,7 +228,7 @@ function check(record: Record<string, unknown>, rules: readonly Rule[], prefix =
   }
 }
 
-const CALL_OPTIONS = new Set(['maxTokens', 'deadlineMs', 'reask', 'toolMode'])
+const CALL_OPTIONS = new Set(['maxTokens', 'deadlineMs', 'reask', 'toolMode', 'strict'])
 const isAbortSignal = (value: unknown) => isRecord(value) && typeof value.aborted === 'boolean' && isFunction(value.addEventListener) && isFunction(value.removeEventListener)
 // A call's own options, worded as the client's (a plain object as `signal` would fail inside fetch).
 const CALL_RULES: readonly Rule[] = [['signal', isAbortSignal, 'must be an AbortSignal, e.g. controller.signal or AbortSignal.timeout(30_000).'], ...RULES.filter(([field]) => CALL_OPTIONS.has(field))]

@@ -93,6 +93,9 @@ export function createCoreClient(config: ClientConfig): Client {
   return createClientWith(config, jsonReaders, withoutStreaming)
 }
 
+// OpenAI and Azure OpenAI honour strict function calling (Structured Outputs); an adapter may say its provider does.
+const STRICT_HOSTS = /(?:^|\.)(?:api\.openai|openai\.azure|cognitiveservices\.azure)\.com$/
+
 function createClientWith(config: ClientConfig, defaultReaders: readonly Reader[], defaultStreaming: StreamingSupport): Client {
   validateConfig(config)
   const { url, baseURL, host, query } = resolveEndpoint(config.baseURL, config.query)
@@ -122,6 +125,7 @@ function createClientWith(config: ClientConfig, defaultReaders: readonly Reader[
     fieldChanges: [],
     messageFields: {},
     promptMode: false,
+    strictTools: STRICT_HOSTS.test(host) || chain.some((adapter) => adapter.strict),
     echo: collectEchoFields(chain),
     readers: composeReaders([...(config.readers ?? []), ...chain.flatMap((adapter) => adapter.readers ?? [])], defaultReaders),
     // Validated above: only the value of `@wildcall/sdk/streaming` passes.

@@ -12,6 +12,7 @@ import { isReaskable, reaskMessages } from './reask'
 import { normalizeUsage, sumUsage } from './normalize-usage'
 import { noteLearned } from './profile'
 import { adaptToRejection, patchBody } from './prepare-step'
+import { refusedConstraint } from './adapt-to-rejected-field'
 import { sendRequest, type SentRequest } from './send-request'
 import { emitResponse } from './step-events'
 import type { ChatResponse } from '../types'
@@ -72,7 +73,7 @@ export async function runAttempt(step: StepState, attempt: number, read: (sent: 
       if (isInvokeError(failure)) recordFailure(detail, failure)
       emitResponse(step, detail, failure)
       // The endpoint refuses tools: the same step again in prompt mode, and every later one (not a retry).
-      if (step.toolMode === 'auto' && !step.prompt && refusesTools(error)) {
+      if (step.toolMode === 'auto' && !step.prompt && refusesTools(error) && !refusedConstraint(step.body, failure as InvokeError)) {
         step.prompt = step.client.promptMode = true
         noteLearned(step.client, step.callId)
         patchBody(step, step.messages)

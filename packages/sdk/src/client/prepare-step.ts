@@ -4,7 +4,7 @@
 // Imports in the order that bundles smallest: module order moves the gzip size (node scripts/check-size.mjs).
 import { runHook } from '../adapters/run-hook'
 import { errorMessage, InvokeError, isInvokeError } from '../errors/invoke-error'
-import { applyFieldChange, changedFields, describeFieldChange, findFieldChanges, instructToCall, snapshotFields } from './adapt-to-rejected-field'
+import { applyFieldChange, changedFields, describeFieldChange, findFieldChanges, instructToCall, refusedConstraint, snapshotFields } from './adapt-to-rejected-field'
 import { learnMessageFields, sendMessageFields } from './adapt-to-message-field'
 import { assertInvokeInput, buildRequest } from './build-request'
 import { hermesPrompt, toPromptBody } from './prompt-mode'
@@ -46,6 +46,9 @@ export function prepareStep(client: ClientState, messages: ChatMessage[], tools:
 export function patchBody(step: StepState, messages: ChatMessage[]): void {
   const { client, context, tools, options } = step
   const { config } = client
+  const strict = options.strict ?? config.strict ?? 'auto'
+  // Constrained decoding: `response_format` in prompt mode, else strict tools, unless the endpoint refused it (learnt as a dropped field).
+  const constrain = strict !== false && (strict === true || step.prompt || client.strictTools) && !client.fieldChanges.some((change) => change.field === (step.prompt ? 'response_format' : 'strict'))
   let body = buildRequest({
     model: config.model,
     messages,
@@ -55,6 +58,7 @@ export function patchBody(step: StepState, messages: ChatMessage[]): void {
     temperature: config.temperature,
     maxTokens: options.maxTokens ?? config.maxTokens,
     stream: context.stream,
+    strict: constrain && !step.prompt,
   })
   for (const adapter of client.chain) {
     const patch = adapter.patchRequest
@@ -62,7 +66,7 @@ export function patchBody(step: StepState, messages: ChatMessage[]): void {
   }
   const requestFixes: string[] = step.prompt ? ['prompt-tools'] : []
   body.messages = sendMessageFields(body.messages, client.echo, client.messageFields, requestFixes)
-  if (step.prompt) body = toPromptBody(body, client.chain.find((adapter) => adapter.prompt)?.prompt ?? hermesPrompt, options.toolChoiceName)
+  if (step.prompt) body = toPromptBody(body, client.chain.find((adapter) => adapter.prompt)?.prompt ?? hermesPrompt, options.toolChoiceName, constrain)
   const choice = body.tool_choice
   for (const change of client.fieldChanges) {
     const changed = applyFieldChange(body, change)
@@ -120,8 +124,10 @@ const MAX_ADAPTATIONS = 4
 export function adaptToRejection(step: StepState, error: unknown): boolean {
   if (!isInvokeError(error) || step.adapted >= MAX_ADAPTATIONS) return false
   const { client } = step
-  let learned = learnMessageFields(error, step.body.messages, step.source, step.body, client.messageFields)
-  for (const change of learned ? [] : findFieldChanges(step.body, error, step.kept)) {
+  // A refused `response_format` or strict tools: the step goes again without, as every later one.
+  const constraint = refusedConstraint(step.body, error)
+  let learned = !constraint && learnMessageFields(error, step.body.messages, step.source, step.body, client.messageFields)
+  for (const change of learned ? [] : constraint && !step.kept.has(constraint) ? [{ field: constraint }] : findFieldChanges(step.body, error, step.kept)) {
     if (client.fieldChanges.some((known) => known.field === change.field && known.required === change.required)) continue
     client.fieldChanges.push(change)
     learned = true

@@ -1,8 +1,9 @@
 import { isInvokeError } from '../errors/invoke-error'
-import type { ChatMessage } from '../types'
+import type { ChatMessage, ChatRequest } from '../types'
 import type { InvokeResult } from './invoke-result'
 import type { Tool } from '../tool/types'
 import { isRecord } from '../util/is-record'
+import { constrainedBy } from './adapt-to-rejected-field'
 import { isReasoningField } from './adapt-to-message-field'
 import type { ClientConfig } from './config'
 import { createClient } from './create-client'
@@ -48,6 +49,11 @@ export interface ProbeReport {
   reasoningFields: string[]
   /** The `max_tokens` of each request: a stage that ends in `output_truncated` spent it before writing a call (a model that reasons first). */
   maxTokens: number
+  /**
+   * How the last request constrained decoding: `'strict'` (strict tools), `'response_format'` (prompt
+   * mode), or `null` (neither sent; one the endpoint refused is in `profile.fields`).
+   */
+  constrained: 'strict' | 'response_format' | null
 }
 
 const LIMIT = 6
@@ -89,6 +95,8 @@ export async function probeEndpoint(config: ClientConfig): Promise<ProbeReport> 
     customFetch: (input, init) => (requests < LIMIT ? (requests++, send(input, init)) : Promise.reject(new Error(SPENT))),
   })
   const steps: ProbeStep[] = []
+  let last: ChatRequest | undefined
+  client.events.on('request', ({ body }) => (last = body))
   const reasoningFields = new Set<string>()
   const tools = { answer }
   let step: ProbeStep | undefined
@@ -126,5 +134,5 @@ export async function probeEndpoint(config: ClientConfig): Promise<ProbeReport> 
   await stage('second turn', () => client.invoke([ask('ready'), ...history, ask('done')], tools, { toolChoiceName: 'answer' }))
   await stage('stream', () => client.stream([ask('ready')], tools, { toolChoiceName: 'answer' }).result)
 
-  return { profile: client.profile, requests, steps, reasoningFields: [...reasoningFields], maxTokens }
+  return { profile: client.profile, requests, steps, reasoningFields: [...reasoningFields], maxTokens, constrained: last ? (constrainedBy(last) ?? null) : null }
 }

@@ -1,3 +1,4 @@
+import { toStrictSchema } from '../tool/strict-schema'
 import type { ChatMessage, ChatRequest, ChatToolDefinition } from '../types'
 
 /**
@@ -18,8 +19,12 @@ import type { ChatMessage, ChatRequest, ChatToolDefinition } from '../types'
  * ```
  */
 export interface PromptForm {
-  /** The tools block (its function objects, and the tool `toolChoiceName` names, if any), asking for exactly one call. */
-  tools(functions: ChatToolDefinition['function'][], toolChoiceName?: string): string
+  /**
+   * The tools block (its function objects, and the tool `toolChoiceName` names, if any), asking for
+   * exactly one call; with `json`, `response_format` admits only the JSON object
+   * `{"name": …, "arguments": …}`, and the block should ask for that.
+   */
+  tools(functions: ChatToolDefinition['function'][], toolChoiceName?: string, json?: boolean): string
   /** A past call, as the text the tools block asks for. */
   call(name: string, args: unknown): string
   /** The results of one batch of calls, in call order, as the content of one user message. */
@@ -38,10 +43,37 @@ export interface PromptForm {
  */
 export const hermesPrompt: PromptForm = {
   // Function objects, compact as native `tools` JSON: the block costs about what `tools` would.
-  tools: (functions, name) =>
-    `# Tools\n\nYou can call these functions (JSON schemas):\n<tools>\n${functions.map((fn) => JSON.stringify(fn)).join('\n')}\n</tools>\n\nReply with exactly one call${name ? ` of ${name}` : ''}, written as:\n<tool_call>\n{"name": <function-name>, "arguments": <args-json-object>}\n</tool_call>`,
+  tools: (functions, name, json) =>
+    `# Tools\n\nYou can call these functions (JSON schemas):\n<tools>\n${functions.map((fn) => JSON.stringify(fn)).join('\n')}\n</tools>\n\nReply with exactly one call${name ? ` of ${name}` : ''}, written as${json ? ' one JSON object:\n' : ':\n<tool_call>\n'}{"name": <function-name>, "arguments": <args-json-object>}${json ? '' : '\n</tool_call>'}`,
   call: (name, args) => `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`,
   results: (contents) => contents.map((content) => `<tool_response>\n${content}\n</tool_response>`).join('\n'),
+}
+
+// The JSON Schema of one call of a tool, `{ name, arguments }`, built once per tool definition.
+const callSchemas = new WeakMap<ChatToolDefinition, object>()
+
+/**
+ * The `response_format` of a prompt-mode step: a JSON Schema that admits exactly one valid call,
+ * `{ "name": <the tool>, "arguments": <its arguments> }`, of the tool `toolChoiceName` names, or of
+ * any of `tools` (a union: each name with its own tool's arguments).
+ *
+ * @example
+ * ```ts
+ * toResponseFormat([clickDefinition], 'click')
+ * // { type: 'json_schema', json_schema: { name: 'tool_call', strict: true, schema: { type: 'object', properties: { name: { const: 'click' }, arguments: { … } }, … } } }
+ * ```
+ */
+export function toResponseFormat(tools: ChatToolDefinition[], toolChoiceName?: string): Record<string, unknown> {
+  const named = tools.filter((tool) => tool.function.name === toolChoiceName)
+  const calls = (named[0] ? named : tools).map((tool) => {
+    let schema = callSchemas.get(tool)
+    if (!schema) {
+      const { name, parameters } = tool.function
+      callSchemas.set(tool, (schema = { type: 'object', properties: { name: { const: name }, arguments: toStrictSchema(parameters, false) ?? parameters }, required: ['name', 'arguments'], additionalProperties: false }))
+    }
+    return schema
+  })
+  return { type: 'json_schema', json_schema: { name: 'tool_call', strict: true, schema: calls[1] ? { anyOf: calls } : calls[0] } }
 }
 
 const textOf = (content: ChatMessage['content']): string => (typeof content === 'string' ? content : content == null ? '' : JSON.stringify(content))
@@ -59,9 +91,11 @@ function argumentsOf(value: unknown): unknown {
  * `body` without `tools`, `tool_choice` and `parallel_tool_calls`: the tools are described in the
  * first system message (or a new one in front), each assistant call is the text `form` asks for, and
  * each run of `role: 'tool'` messages is one user message. The caller's messages are not modified.
+ * `constrain` adds the `response_format` of {@link toResponseFormat}, and asks `form` for a block
+ * that asks for the JSON object it admits.
  */
-export function toPromptBody(body: ChatRequest, form: PromptForm, toolChoiceName?: string): ChatRequest {
-  const { tools, tool_choice, parallel_tool_calls, ...rest } = body
+export function toPromptBody(body: ChatRequest, form: PromptForm, toolChoiceName?: string, constrain?: boolean): ChatRequest {
+  const { tools = [], tool_choice, parallel_tool_calls, ...rest } = body
   const messages: ChatMessage[] = []
   let results: string[] = []
   const flush = () => {
@@ -78,10 +112,11 @@ export function toPromptBody(body: ChatRequest, form: PromptForm, toolChoiceName
     }
   }
   flush()
-  const block = form.tools((tools ?? []).map((tool) => tool.function), toolChoiceName)
+  const functions = tools.map((tool) => tool.function)
+  const block = form.tools(functions, toolChoiceName, constrain)
   const index = messages.findIndex((message) => message.role === 'system')
   const system = messages[index]
   if (typeof system?.content === 'string') messages[index] = { ...system, content: `${system.content}\n\n${block}` }
   else messages.unshift({ role: 'system', content: block })
-  return { ...rest, messages } as ChatRequest
+  return (constrain ? { ...rest, messages, response_format: toResponseFormat(tools, toolChoiceName) } : { ...rest, messages }) as ChatRequest
 }
