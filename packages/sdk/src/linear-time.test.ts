@@ -132,6 +132,9 @@ describe('repairToolCall on crafted worst cases', () => {
         ['a flood of [', text((size) => fill(size, '['))],
         ['a flood of quotes', text((size) => fill(size, '"'))],
         ['a string of backslashes', text((size) => fill(size, '\\\\', '{"name": "click", "arguments": {"index": "'))],
+        ['a flood of [ short only of its closers', text((size) => fill(size, '[', '', '1'))],
+        ['a flood of members short only of their closers', text((size) => fill(size, '[{"a": "b", "c": ', '', '1'))],
+        ['a flood of closers shutting openers above their own', text((size) => fill(size, '{"a": [1}', '[', '1'))],
       ],
     ],
     [

@@ -213,7 +213,7 @@ describe('repairToolCall', () => {
 
     it.each([
       ['a list cut inside its second call', '[{"name": "search", "arguments": {"query": "x"}}, {"name": "get_time", "arguments": {"tz"'],
-      ['a wrapper cut inside its list', '{"tool_calls": [{"name": "search", "arguments": {"query": "x"}}'],
+      ['a wrapper cut after a comma in its list', '{"tool_calls": [{"name": "search", "arguments": {"query": "x"}}, '],
     ])('should not take a complete call inside a value that is itself cut (%s)', (_label, text) => {
       const error = failure(() => repairToolCall(content(text), two))
       expect(error.type).toBe('no_tool_call')

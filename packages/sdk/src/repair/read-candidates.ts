@@ -13,6 +13,7 @@ import { readCalls as readCallsWith, type ExtractedCall } from './extract-calls'
 import { fieldsOf, findTool, targetOf, type Context } from './repair-context'
 import { safeJsonSchema } from './safe-json-schema'
 import { shownToUser } from './shown-to-user'
+import { missingClosers } from './scan-json'
 import { envelopeInput, type RawCall } from './unwrap'
 import { expandCalls } from './unwrap-call'
 
@@ -56,9 +57,14 @@ export function nativeCandidates(message: ChatResponseMessage, context: Context)
  * to the user) is none.
  */
 export function candidatesIn(text: string, extra: readonly string[], context: Context): { raws: RawCall[]; unclosed: boolean } {
-  const { calls, truncated } = readCalls(text, context)
+  let { calls, truncated } = readCalls(text, context)
+  // An answer the model ended itself (a cut one never reaches the repair) whose JSON lacks only its
+  // last closers: complete. The closers go after the text, so every offset stays.
+  const closers = truncated && !context.reasoning ? missingClosers(text) : ''
+  if (closers) ({ calls, truncated } = readCalls(text + closers, context))
+  const callFixes = closers ? [...extra, 'closed-json'] : extra
   const shown = calls.length > 0 && !context.reasoning ? shownToUser(text) : undefined
-  const raws = calls.flatMap((call) => (shown?.(call.start) ? [] : expandCalls(fromExtracted(call, extra, text.slice(0, call.start), context), context)))
+  const raws = calls.flatMap((call) => (shown?.(call.start) ? [] : expandCalls(fromExtracted(call, callFixes, text.slice(0, call.start), context), context)))
   return { raws, unclosed: truncated }
 }
 

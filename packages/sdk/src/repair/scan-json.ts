@@ -261,3 +261,85 @@ export function scanJson(text: string, skip: ReadonlyArray<{ readonly start: num
     truncatedStart: openCount > 0 ? openPositions[0]! : -1,
   }
 }
+
+const SCALAR_END = /^(?:-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null|True|False|None)$/
+const COMMA = 44
+const COLON = 58
+const isScalarCode = (code: number) => isIdentifierCode(code) || code === 46 || code === 43
+
+/**
+ * The closers (`}`, `]`, innermost first) that text ending inside JSON lacks, when that is all it
+ * lacks: no string is left open, nothing inside the value is what JSON cannot hold (a value right
+ * after a value, `;`, `(`, markup), and the text ends right after a complete value — a closed string,
+ * object or array, a number or a literal in a value's place (after `:`, or an array's `[` or `,`),
+ * never after a key, a `:` or a `,`. Otherwise `''`. Openers count as `scanJson` counts them (an
+ * outermost one only where JSON may start), so prose braces never ask for closers.
+ *
+ * @example
+ * ```ts
+ * missingClosers('{"name": "search", "arguments": {"query": "x"') // '}}'
+ * missingClosers('{"name": "search", "arguments": {"query": ') // ''
+ * ```
+ */
+export function missingClosers(text: string): string {
+  const length = text.length
+  const stack: number[] = []
+  // How many of each opener the stack holds: a closer whose opener is not on it costs constant time.
+  const open = { [OPEN_BRACE]: 0, [OPEN_BRACKET]: 0 }
+  let inString = 0
+  // The last significant code outside strings (a string counts as its closing quote), the one before
+  // the last string or scalar began, and whether the open value holds what JSON cannot.
+  let last = -1
+  let beforeValue = -1
+  let scalarStart = -1
+  let broken = false
+  for (let index = 0; index < length; index++) {
+    const code = text.charCodeAt(index)
+    if (inString !== 0) {
+      if (code === BACKSLASH) index++
+      else if (code === inString && (inString === DOUBLE_QUOTE || closesSingleQuotedString(text, index, length))) {
+        inString = 0
+        last = code
+      }
+      continue
+    }
+    if (isSpaceCode(code)) continue
+    const inside = stack.length > 0
+    // In an object a value goes after `:` (a key after `{` or `,`); in an array after `[` or `,`.
+    const inObject = stack[stack.length - 1] === OPEN_BRACE
+    const valueMayStart = inObject ? last === COLON : last === OPEN_BRACKET || last === COMMA
+    const keyMayStart = inObject && (last === OPEN_BRACE || last === COMMA)
+    if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+      if (inside || looksLikeJsonOpener(text, index, length)) {
+        broken = inside && (broken || !valueMayStart)
+        stack.push(code)
+        open[code]++
+      }
+    } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
+      const want = code === CLOSE_BRACE ? OPEN_BRACE : OPEN_BRACKET
+      // As `scanJson` does, a closer shuts the unclosed openers above its own.
+      if (open[want] > 0) for (let popped = 0; popped !== want; ) open[(popped = stack.pop()!) as typeof want]--
+      else if (inside) broken = true
+    } else if (inside && ((code === DOUBLE_QUOTE && !isStrayQuote(text, index)) || (code === SINGLE_QUOTE && opensSingleQuotedString(text, index)))) {
+      broken ||= !valueMayStart && !keyMayStart
+      inString = code
+      beforeValue = last
+      scalarStart = -1
+      continue
+    } else if (inside && isScalarCode(code)) {
+      if (!isScalarCode(last)) {
+        broken ||= !valueMayStart && !keyMayStart
+        beforeValue = last
+        scalarStart = index
+      }
+    } else if (inside && code !== COMMA && code !== COLON) broken = true
+    last = code
+  }
+  if (inString !== 0 || stack.length === 0 || broken) return ''
+  const valuePlace = stack[stack.length - 1] === OPEN_BRACE ? beforeValue === COLON : beforeValue === OPEN_BRACKET || beforeValue === COMMA
+  const complete =
+    last === CLOSE_BRACE ||
+    last === CLOSE_BRACKET ||
+    (valuePlace && (last === DOUBLE_QUOTE || last === SINGLE_QUOTE ? scalarStart < 0 : scalarStart >= 0 && SCALAR_END.test(text.slice(scalarStart).trim())))
+  return complete ? stack.reverse().map((code) => (code === OPEN_BRACE ? '}' : ']')).join('') : ''
+}
