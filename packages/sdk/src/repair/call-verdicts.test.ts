@@ -124,6 +124,43 @@ describe('repairToolCall', () => {
     })
   })
 
+  describe('Llama 3.x calls with tools in the prompt', () => {
+    const save = tool('save', z.object({ key: z.string(), data: z.record(z.string(), z.unknown()) }))
+    const field = tool('field', z.object({ spec: z.object({ type: z.enum(['string', 'number']), description: z.string().optional() }) }))
+    const tools: ToolSet = { search, lookup, save, field }
+
+    it.each([
+      ['bare', '{"type": "function", "name": "search", "parameters": {"query": "x"}}'],
+      ['after <|python_tag|>', '<|python_tag|>{"type": "function", "name": "search", "parameters": {"query": "x"}}<|eom_id|>'],
+      ['with the function layer', '{"type": "function", "function": {"name": "search", "parameters": {"query": "x"}}}'],
+    ])('should read {"type": "function", "name", "parameters"} as name and arguments (%s)', (_label, text) => {
+      expect(repairToolCall(content(text), tools).toolCall).toEqual(SEARCH_X)
+    })
+
+    it.each([
+      ['the whole parameter schema, for a tool whose fields are all optional', 'lookup', '{"type": "function", "name": "lookup", "parameters": {"type": "object", "properties": {"query": {"type": "string", "description": "What to look up"}}, "required": []}}'],
+      ['a field schema for a free-form object', 'save.data', '{"type": "function", "name": "save", "parameters": {"key": "notes", "data": {"type": "object", "description": "The data to store"}}}'],
+      ['a field schema lifted out of a properties layer', 'lookup.query', '{"name": "lookup", "parameters": {"properties": {"query": {"type": "string", "description": "What to look up"}}}}'],
+      ['a field schema in a pythonic call', 'lookup.query', '[lookup(query={"type": "string", "description": "the query"})]'],
+    ])('should call a JSON schema echoed where values belong invalid (%s), never executing it', (_label, where, text) => {
+      const error = failure(() => repairToolCall(content(text), tools))
+      expect(error.type).toBe('invalid_tool_args')
+      expect(error.message).toContain(`${where}: expected a value, got the JSON schema of one`)
+    })
+
+    it('should keep an object whose schema has a type field of its own as the value it is', () => {
+      const text = '{"type": "function", "name": "field", "parameters": {"spec": {"type": "string", "description": "A name"}}}'
+      expect(repairToolCall(content(text), tools).toolCall).toEqual({ name: 'field', args: { spec: { type: 'string', description: 'A name' } } })
+    })
+
+    it('should take the real call after an echoed tool definition, reporting the echo', () => {
+      const text = '{"type": "function", "name": "lookup", "parameters": {"type": "object", "properties": {"query": {"type": "string"}}}}\n{"type": "function", "name": "search", "parameters": {"query": "x"}}'
+      const result = repairToolCall(content(text), tools)
+      expect(result.toolCall).toEqual(SEARCH_X)
+      expect(result.dropped).toHaveLength(1)
+    })
+  })
+
   describe('JSON that names no tool', () => {
     it.each([
       ['keys that are none of its fields', '{"foo": 1}'],
