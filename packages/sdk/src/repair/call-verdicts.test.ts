@@ -106,7 +106,6 @@ describe('repairToolCall', () => {
     it.each([
       ['a Hermes block missing its outer brace and end tag (Qwen2.5 1.5B)', '<tool_call>\n{"name": "search", "arguments": {"query": "x"}', SEARCH_X],
       ['bare Llama JSON missing both braces', '{"name": "search", "parameters": {"query": "x"', SEARCH_X],
-      ['single-quoted JSON missing its brace', "{'name': 'search', 'arguments': {'query': 'x'}", SEARCH_X],
       ['prose, then a call ending in a number', "I'll look that up.\n{\"name\": \"search\", \"arguments\": {\"query\": \"x\", \"limit\": 5", { name: 'search', args: { query: 'x', limit: 5 } }],
       ['a list of one call missing its ]', '[{"name": "search", "arguments": {"query": "x"}}', SEARCH_X],
       ['a wrapper missing its ]}', '{"tool_calls": [{"name": "search", "arguments": {"query": "x"}}', SEARCH_X],

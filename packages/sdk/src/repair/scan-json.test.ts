@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { looksLikeJsonOpener, missingClosers, scanJson } from './scan-json'
+import { missingClosers } from './lenient-json'
+import { looksLikeJsonOpener, scanJson } from './scan-json'
 
 function spansOf(text: string, skip: Array<{ start: number; end: number }> = []) {
   return scanJson(text, skip).spans.map((span) => text.slice(span.start, span.end))
@@ -69,7 +70,6 @@ describe('missingClosers', () => {
     ['{"a": ["x", "y"', ']}'],
     ['[{"a": 1}, {"b": true}', ']'],
     ['{"a": -1.5e3', '}'],
-    ["{'a': 'x'", '}'],
     ['{"a": {"b": []}', '}'],
     ['Sure: {"a": "x"}\n', ''],
   ])('should give what %j lacks at its end: %j', (text, closers) => {
