@@ -133,6 +133,7 @@ describe('repairToolCall', () => {
       ['"let me run an example search:"', 'Let me run an example search:\n<tool_call>\n{"name": "search", "arguments": {"query": "x"}}\n</tool_call>'],
       ['an example named before a call that ends the answer', 'Here is an example query for your request:\n{"name": "search", "arguments": {"query": "x"}}'],
       ['"for example" in a preface, the call ending the answer', 'There are many sources, for example news sites.\n[search(query="x")]'],
+      ['a "Call:" label', 'Call:\n{"name": "search", "arguments": {"query": "x"}}'],
       ['a call after prose, with only markup after it', 'I am looking up the term now.\n<tool_call>\n{"name": "search", "arguments": {"query": "x"}}\n</tool_call><|im_end|>'],
     ])('should take the call after %s', (_label, text) => {
       expect(repairToolCall(content(text), two).toolCall).toEqual(SEARCH_X)

@@ -10,7 +10,7 @@ const TO_USER = /(?:<\|channel\|>|assistant)final|\bto=(?:user|all)\b|>>>all\b|(
 // An introduction that gives the call to the user: "you invoke it", "you can call it", "you can use
 // them as follows", "how to call it", "an example of calling", a `Usage:` label, an instruction
 // ("Use the following call:").
-const FOR_USER = /\byou(?:'d| would| can| could| should| may| might| will)? (?:\w+ )?(?:invoke|call|use)\b|\bhow to (?:call|use|invoke)\b|\bexample of (?:calling|using|invoking)\b|^\W*(?:usage|syntax)\b|^\W*(?:use|call|invoke|try|run)\b/i
+const FOR_USER = /\byou(?:'d| would| can| could| should| may| might| will)? (?:\w+ )?(?:invoke|call|use)\b|\bhow to (?:call|use|invoke)\b|\bexample of (?:calling|using|invoking)\b|^\W*(?:usage|syntax)\b|^\W*(?:use|call|invoke|try|run) (?:the|this|these|it|them)\b/i
 // An introduction that presents what follows as an illustration: `For example`, `an example`,
 // `Example:`, `e.g.`, `would look like`, "I can call": only when text for the user follows the call.
 const EXAMPLE = /\b(?:for|an) example\b|\bexamples?:|^\W*examples?\b|\be\.g\b|\bwould look\b|\bI can (?:\w+ )?(?:call|use|invoke)\b/i
