@@ -132,6 +132,9 @@ describe('repairToolCall on crafted worst cases', () => {
         ['a flood of [', text((size) => fill(size, '['))],
         ['a flood of quotes', text((size) => fill(size, '"'))],
         ['a string of backslashes', text((size) => fill(size, '\\\\', '{"name": "click", "arguments": {"index": "'))],
+        ['a flood of [ short only of its closers', text((size) => fill(size, '[', '', '1'))],
+        ['a flood of members short only of their closers', text((size) => fill(size, '[{"a": "b", "c": ', '', '1'))],
+        ['a flood of closers shutting openers above their own', text((size) => fill(size, '{"a": [1}', '[', '1'))],
       ],
     ],
     [
@@ -141,6 +144,8 @@ describe('repairToolCall on crafted worst cases', () => {
         ['calls each after a recipient all', text((size) => fill(size, '>>>all {"index": 1} '))],
         ['a run of you before a call', text((size) => fill(size, 'you ', '', '{"index": 1}'))],
         ['calls each after a sentence', text((size) => fill(size, 'You could. Then {"index": 1}. '))],
+        ['calls of two tools each after prose on its tool', text((size) => fill(size, 'The click tool clicks an element: {"name": "click", "arguments": {"index": 1}}\nThe scroll tool scrolls the page: {"name": "scroll", "arguments": {"down": true}}\n'))],
+        ['a run of layout between two calls', text((size) => fill(size, '<a>```x=y', '[click(index=1)]', '[scroll(down=True)]'))],
       ],
     ],
     [

@@ -120,6 +120,69 @@ describe('repairToolCall', () => {
     })
   })
 
+  describe('examples told apart by structure', () => {
+    it.each([
+      ['an instruction to use the call', 'Use the following call:\n```json\n{"name": "search", "arguments": {"query": "x"}}\n```'],
+      ['an example followed by text for the user (Qwen2.5 3B)', 'Sure. An example search looks like this:\n<tool_call>\n{"name": "search", "arguments": {"query": "x"}}\n</tool_call>\nReplace the query with whatever you need.'],
+      ['"e.g." with a call in the sentence', 'The search tool finds pages, e.g. `search(query="x")` returns the top results for x.'],
+    ])('should not execute %s', (_label, text) => {
+      expect(failure(() => repairToolCall(content(text), two)).type).toBe('no_tool_call')
+    })
+
+    it.each([
+      ['"let me run an example search:"', 'Let me run an example search:\n<tool_call>\n{"name": "search", "arguments": {"query": "x"}}\n</tool_call>'],
+      ['an example named before a call that ends the answer', 'Here is an example query for your request:\n{"name": "search", "arguments": {"query": "x"}}'],
+      ['"for example" in a preface, the call ending the answer', 'There are many sources, for example news sites.\n[search(query="x")]'],
+      ['a "Call:" label', 'Call:\n{"name": "search", "arguments": {"query": "x"}}'],
+      ['a call after prose, with only markup after it', 'I am looking up the term now.\n<tool_call>\n{"name": "search", "arguments": {"query": "x"}}\n</tool_call><|im_end|>'],
+    ])('should take the call after %s', (_label, text) => {
+      expect(repairToolCall(content(text), two).toolCall).toEqual(SEARCH_X)
+    })
+
+    it('should let a list of calls share its introduction', () => {
+      const text = 'You can call them like so:\n```\nsearch(query="x")\n```\n```\nget_time(tz="UTC")\n```'
+      expect(failure(() => repairToolCall(content(text), two)).type).toBe('no_tool_call')
+      const made = repairToolCall(content('Let me check both:\n[search(query="x"), get_time(tz="UTC")]'), two)
+      expect(made.toolCall).toEqual(SEARCH_X)
+      expect(made.dropped).toEqual([{ name: 'get_time', args: { tz: 'UTC' }, reason: 'extra' }])
+    })
+  })
+
+  describe('an answer that describes the tools', () => {
+    const weather = { search, get_time, get_weather } as ToolSet
+    it.each([
+      [
+        'Qwen2.5 1.5B, a numbered list with an example each',
+        'I can help with a few things:\n\n1. **get_weather** – gives the current weather for a location. For example: `get_weather(location="Rome")`\n2. **search** – looks things up on the web. For example: `search(query="news")`\n\nWhat would you like me to do?',
+      ],
+      [
+        'Llama 3.2 3B, one JSON snippet per tool, ending in a call',
+        'I have access to the following functions:\n\nget_weather: Get the current weather in a given location.\n{"name": "get_weather", "parameters": {"location": "Rome"}}\n\nget_time: Get the current time in a time zone.\n{"name": "get_time", "parameters": {"tz": "UTC"}}',
+      ],
+      [
+        'Mistral 7B, Hermes blocks each after a sentence on its tool',
+        'The get_time tool tells the time in a time zone:\n<tool_call>\n{"name": "get_time", "arguments": {"tz": "Europe/Rome"}}\n</tool_call>\nThe search tool finds pages on the web:\n<tool_call>\n{"name": "search", "arguments": {"query": "Rome"}}\n</tool_call>\nJust tell me which one you need.',
+      ],
+      [
+        '"For example, I can call" for each tool',
+        'I can check the weather for you. For example, I can call `get_weather(location="Rome")`.\nI can also search the web. For example, I can call `search(query="Rome hotels")`.',
+      ],
+      ['"You can use them as follows:" with one snippet per tool', 'You can use them as follows:\n```python\nget_weather(location="Rome")\n```\n```python\nsearch(query="Rome")\n```'],
+    ])('should execute nothing for %s (no_tool_call)', (_label, text) => {
+      expect(failure(() => repairToolCall(content(text), weather)).type).toBe('no_tool_call')
+    })
+
+    const WEATHER_ROME = { name: 'get_weather', args: { location: 'Rome' } }
+    it.each([
+      ['calls each after "I\'ll"', WEATHER_ROME, "I'll check the weather first.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"location\": \"Rome\"}}\n</tool_call>\nThen I will search for hotels.\n<tool_call>\n{\"name\": \"search\", \"arguments\": {\"query\": \"x\"}}\n</tool_call>"],
+      ['a list of calls after one preface', SEARCH_X, 'Sure, checking both now:\n{"name": "search", "arguments": {"query": "x"}}\n{"name": "get_weather", "arguments": {"location": "Rome"}}'],
+      ['two calls of one tool after their own prose', SEARCH_X, 'Looking up the first term now:\n{"name": "search", "arguments": {"query": "x"}}\nAnd the second term as well:\n{"name": "search", "arguments": {"query": "y"}}'],
+      ['a short reply, then calls with a word between', SEARCH_X, 'Okay.\n[search(query="x")]\nand\n[get_time(tz="UTC")]'],
+    ])('should still take the first real call of %s', (_label, call, text) => {
+      expect(repairToolCall(content(text), weather).toolCall).toEqual(call)
+    })
+  })
+
   describe('a call in the reasoning', () => {
     it.each([
       ['a search result holding a field of the sole tool', { get_weather } as ToolSet, content('It is sunny in Paris.', { reasoning_content: "The search returned {'location': 'Paris', 'temp': 20}. Good." })],
@@ -213,7 +276,7 @@ describe('repairToolCall', () => {
 
     it.each([
       ['a list cut inside its second call', '[{"name": "search", "arguments": {"query": "x"}}, {"name": "get_time", "arguments": {"tz"'],
-      ['a wrapper cut inside its list', '{"tool_calls": [{"name": "search", "arguments": {"query": "x"}}'],
+      ['a wrapper cut after a comma in its list', '{"tool_calls": [{"name": "search", "arguments": {"query": "x"}}, '],
     ])('should not take a complete call inside a value that is itself cut (%s)', (_label, text) => {
       const error = failure(() => repairToolCall(content(text), two))
       expect(error.type).toBe('no_tool_call')

@@ -22,6 +22,7 @@ const register = tool('register', z.object({ name: z.string(), arguments: z.reco
 const AgentOutput = createMacroTool(createBrowserTools())
 
 const content = (text: string, extra: Partial<ChatResponseMessage> = {}): ChatResponseMessage => ({ role: 'assistant', content: text, ...extra })
+const SEARCH_X = { name: 'search', args: { query: 'x' } }
 const native = (name: string, args: string): ChatResponseMessage => ({ role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name, arguments: args } }] })
 
 
@@ -74,9 +75,11 @@ describe('repairToolCall', () => {
 
   describe('unclosed calls under a normal finish', () => {
     it.each([
-      ['a Hermes block never closed', '<tool_call>\n{"name": "search", "arguments": {"query": "x"', 'no_tool_call'],
+      ['a Hermes block cut after a key', '<tool_call>\n{"name": "search", "arguments": {"query": "x", "limit":', 'no_tool_call'],
       ['prose ending in {', 'Let me search for that: {', 'no_tool_call'],
-      ['an unclosed brace', '{"query": "x"', 'no_tool_call'],
+      ['an unclosed brace after a comma', '{"query": "x",', 'no_tool_call'],
+      ['a key with no value', '{"name": "search", "arguments": {"query"', 'no_tool_call'],
+      ['a literal cut short', '{"name": "search", "arguments": {"query": "x", "limit": nu', 'no_tool_call'],
       ['a pythonic call never closed', '[search(query="x"', 'no_tool_call'],
     ])('should call %s malformed, retryable, not cut off', (_label, text, type) => {
       const error = failure(() => repairToolCall(content(text), { search, get_time }))
@@ -96,6 +99,64 @@ describe('repairToolCall', () => {
       ['after a broken envelope', '{"name": "search", "arguments": {"query": }}\n{"name": "search", "arguments": {"query": "y"}}'],
     ])('should take the complete valid call %s', (_label, text) => {
       expect(repairToolCall(content(text), { search, get_time }).toolCall).toEqual({ name: 'search', args: { query: 'y' } })
+    })
+  })
+
+  describe('JSON short of its last closers under a normal finish', () => {
+    it.each([
+      ['a Hermes block missing its outer brace and end tag (Qwen2.5 1.5B)', '<tool_call>\n{"name": "search", "arguments": {"query": "x"}', SEARCH_X],
+      ['bare Llama JSON missing both braces', '{"name": "search", "parameters": {"query": "x"', SEARCH_X],
+      ['prose, then a call ending in a number', "I'll look that up.\n{\"name\": \"search\", \"arguments\": {\"query\": \"x\", \"limit\": 5", { name: 'search', args: { query: 'x', limit: 5 } }],
+      ['a list of one call missing its ]', '[{"name": "search", "arguments": {"query": "x"}}', SEARCH_X],
+      ['a wrapper missing its ]}', '{"tool_calls": [{"name": "search", "arguments": {"query": "x"}}', SEARCH_X],
+      ['an open fence around it', '```json\n{"name": "search", "arguments": {"query": "x"}\n', SEARCH_X],
+    ])('should take %s as complete', (_label, text, call) => {
+      const result = repairToolCall(content(text), { search, get_time })
+      expect(result.toolCall).toEqual(call)
+      expect(result.fixes).toContain('closed-json')
+    })
+
+    it('should report the calls after the first in a list short of its ], each with its own values', () => {
+      const result = repairToolCall(content('[{"name": "search", "arguments": {"query": "x"}}, {"name": "get_time", "arguments": {"tz": "UTC"}}'), { search, get_time })
+      expect(result.toolCall).toEqual(SEARCH_X)
+      expect(result.dropped).toEqual([{ name: 'get_time', args: { tz: 'UTC' }, reason: 'extra' }])
+    })
+  })
+
+  describe('Llama 3.x calls with tools in the prompt', () => {
+    const save = tool('save', z.object({ key: z.string(), data: z.record(z.string(), z.unknown()) }))
+    const field = tool('field', z.object({ spec: z.object({ type: z.enum(['string', 'number']), description: z.string().optional() }) }))
+    const tools: ToolSet = { search, lookup, save, field }
+
+    it.each([
+      ['bare', '{"type": "function", "name": "search", "parameters": {"query": "x"}}'],
+      ['after <|python_tag|>', '<|python_tag|>{"type": "function", "name": "search", "parameters": {"query": "x"}}<|eom_id|>'],
+      ['with the function layer', '{"type": "function", "function": {"name": "search", "parameters": {"query": "x"}}}'],
+    ])('should read {"type": "function", "name", "parameters"} as name and arguments (%s)', (_label, text) => {
+      expect(repairToolCall(content(text), tools).toolCall).toEqual(SEARCH_X)
+    })
+
+    it.each([
+      ['the whole parameter schema, for a tool whose fields are all optional', 'lookup', '{"type": "function", "name": "lookup", "parameters": {"type": "object", "properties": {"query": {"type": "string", "description": "What to look up"}}, "required": []}}'],
+      ['a field schema for a free-form object', 'save.data', '{"type": "function", "name": "save", "parameters": {"key": "notes", "data": {"type": "object", "description": "The data to store"}}}'],
+      ['a field schema lifted out of a properties layer', 'lookup.query', '{"name": "lookup", "parameters": {"properties": {"query": {"type": "string", "description": "What to look up"}}}}'],
+      ['a field schema in a pythonic call', 'lookup.query', '[lookup(query={"type": "string", "description": "the query"})]'],
+    ])('should call a JSON schema echoed where values belong invalid (%s), never executing it', (_label, where, text) => {
+      const error = failure(() => repairToolCall(content(text), tools))
+      expect(error.type).toBe('invalid_tool_args')
+      expect(error.message).toContain(`${where}: expected a value, got the JSON schema of one`)
+    })
+
+    it('should keep an object whose schema has a type field of its own as the value it is', () => {
+      const text = '{"type": "function", "name": "field", "parameters": {"spec": {"type": "string", "description": "A name"}}}'
+      expect(repairToolCall(content(text), tools).toolCall).toEqual({ name: 'field', args: { spec: { type: 'string', description: 'A name' } } })
+    })
+
+    it('should take the real call after an echoed tool definition, reporting the echo', () => {
+      const text = '{"type": "function", "name": "lookup", "parameters": {"type": "object", "properties": {"query": {"type": "string"}}}}\n{"type": "function", "name": "search", "parameters": {"query": "x"}}'
+      const result = repairToolCall(content(text), tools)
+      expect(result.toolCall).toEqual(SEARCH_X)
+      expect(result.dropped).toHaveLength(1)
     })
   })
 
@@ -259,16 +320,28 @@ describe('client verdicts over HTTP', () => {
 
   it.each(['stop', 'eos', 'tool_calls', 'end_turn'])('should retry an unclosed call under finish_reason %s as malformed, never executing it', async (reason) => {
     executed.length = 0
-    server.setScript([reply({ content: '<tool_call>\n{"name": "search", "arguments": {"query": "x"' }, reason), reply({ content: '<tool_call>\n{"name": "search", "arguments": {"query": "y"}}\n</tool_call>' }, 'stop')])
+    server.setScript([reply({ content: '<tool_call>\n{"name": "search", "arguments": {"query": "x", "limit":' }, reason), reply({ content: '<tool_call>\n{"name": "search", "arguments": {"query": "y"}}\n</tool_call>' }, 'stop')])
     const client = createClient({ baseURL: server.url, model: 'm', retry: { limit: 1, baseDelayMs: 1, maxDelayMs: 1 } })
     const { result } = await outcome(client.invoke(messages, { search, get_time }))
     expect(result).toMatchObject({ toolCall: { name: 'search', args: { query: 'y' } }, attempts: 2 })
     expect(executed).toEqual(['search'])
   })
 
+  it('should execute JSON short of only its last closers under stop, and never under length', async () => {
+    executed.length = 0
+    const client = createClient({ baseURL: server.url, model: 'm', maxRetries: 0 })
+    const short = { content: '<tool_call>\n{"name": "search", "arguments": {"query": "x"}' }
+    server.setScript([reply(short, 'length')])
+    expect((await outcome(client.invoke(messages, { search, get_time }))).error).toMatchObject({ type: 'output_truncated', retryable: false })
+    expect(executed).toEqual([])
+    server.setScript([reply(short, 'stop')])
+    expect((await outcome(client.invoke(messages, { search, get_time }))).result).toMatchObject({ toolCall: { name: 'search', args: { query: 'x' } }, fixes: expect.arrayContaining(['closed-json']) })
+    expect(executed).toEqual(['search'])
+  })
+
   it('should say cut off only when the finish reason says length or the completion reached max_tokens', async () => {
     const client = createClient({ baseURL: server.url, model: 'm', maxRetries: 0 })
-    const unclosed = { content: '<tool_call>\n{"name": "search", "arguments": {"query": "x"' }
+    const unclosed = { content: '<tool_call>\n{"name": "search", "arguments": {"query": "x", "limit":' }
     server.setScript([reply(unclosed, 'length')])
     expect((await outcome(client.invoke(messages, { search }))).error).toMatchObject({ type: 'output_truncated', retryable: false })
     server.setScript([reply(unclosed, 'stop', { prompt_tokens: 5, completion_tokens: 64, total_tokens: 69 })])

@@ -33,6 +33,31 @@ describe('coerceToSchema', () => {
     expect(fixes).toEqual(['dropped-null'])
   })
 
+  it('should drop an empty or None value of an optional field only where its schema refuses it', () => {
+    const strict = {
+      type: 'object',
+      properties: {
+        id: { type: 'string', minLength: 1 },
+        date: { type: 'string', format: 'date' },
+        code: { type: 'string', pattern: '^[A-Z]{3}$' },
+        loose: { type: 'string', pattern: '^[a-z]*$' },
+        unit: { enum: ['c', 'f'] },
+        kind: { const: 'full' },
+        count: { type: 'integer' },
+        either: { anyOf: [{ type: 'string', format: 'email' }, { type: 'integer' }] },
+        note: { type: 'string' },
+        maybe: { type: ['integer', 'null'] },
+      },
+      required: ['id'],
+    }
+    const fixes: string[] = []
+    const input = { id: '', date: '', code: ' ', loose: '', unit: 'None', kind: '', count: 'null', either: '', note: '', maybe: 'None' }
+    expect(coerceToSchema(input, strict, fixes)).toEqual({ id: '', loose: '', note: '' })
+    expect(fixes).toEqual(['dropped-empty'])
+    // A word that is a value where the schema takes it stays.
+    expect(coerceToSchema({ note: 'None', unit: 'c' }, strict, [])).toEqual({ note: 'None', unit: 'c' })
+  })
+
   it('should leave what it cannot convert for the validator', () => {
     const fixes: string[] = []
     expect(coerceToSchema({ index: '3.5', on: 'maybe', nested: [{ depth: 1 }, { depth: 2 }] }, schema, fixes)).toEqual({ index: '3.5', on: 'maybe', nested: [{ depth: 1 }, { depth: 2 }] })

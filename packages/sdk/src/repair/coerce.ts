@@ -152,7 +152,8 @@ export const NUMBER_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i
  * array is expected (`double-encoded-arguments`), a one-element array where one object is expected
  * (`unwrapped-array`), a list of name/value pairs where an object is expected (`argument-pairs`), a
  * scalar where an array is expected (`coerced:array`), a case-insensitive enum
- * match (`coerced:enum`) and `null` for an optional field (`dropped-null`). Values it cannot convert
+ * match (`coerced:enum`), `null` for an optional field (`dropped-null`) and `""`/`None` for an
+ * optional field whose schema refuses it (`dropped-empty`). Values it cannot convert
  * are left for the validator to reject with a precise message. Never mutates its input.
  */
 export function coerceToSchema(value: unknown, schema: unknown, fixes: string[], depth = 0): unknown {
@@ -255,14 +256,39 @@ function coerceObject(value: Record<string, unknown>, node: JsonSchemaNode, fixe
     }
     const child = value[key]
     const childSchema = Object.hasOwn(properties, key) ? properties[key] : typeof additional === 'object' ? additional : undefined
-    if (child === null && !required.includes(key) && childSchema !== undefined && !matchesSchemaType(null, childSchema as JsonSchemaNode)) {
-      // Models write `null` for "not given"; an optional field says that by being absent.
-      pushFix(fixes, 'dropped-null')
-      continue
+    if (childSchema !== undefined && !required.includes(key)) {
+      // Models write `null`, `""` or `None` for "not given"; an optional field says that by being absent.
+      if (child === null ? !matchesSchemaType(null, childSchema as JsonSchemaNode) : typeof child === 'string' && refusesEmpty(childSchema as JsonSchemaNode, child.trim())) {
+        pushFix(fixes, child === null ? 'dropped-null' : 'dropped-empty')
+        continue
+      }
     }
     output[key] = childSchema === undefined ? child : coerceToSchema(child, childSchema, fixes, depth + 1)
   }
   return output
+}
+
+/**
+ * Whether `text`, an empty or no-value word (`""`, `None`, `null`), is a value the schema refuses: a
+ * type that is no string, an enum or const without it, and for `""` a minimum length, a format or a
+ * pattern it fails. Such a value for an optional field means the model gave none.
+ */
+function refusesEmpty(node: JsonSchemaNode, text: string): boolean {
+  if (text !== '' && text !== 'None' && text !== 'null') return false
+  const options = branches(node)
+  if (options) return options.every((option) => refusesEmpty(option, text))
+  if (Object.hasOwn(node, 'const')) return node.const !== text
+  if (Array.isArray(node.enum)) return !node.enum.includes(text)
+  const types = schemaTypes(node)
+  if (types.length > 0 && !types.includes('string')) return true
+  if (text !== '' || types.length === 0) return false
+  if ((node.minLength as number) > 0 || typeof node.format === 'string') return true
+  try {
+    // regex-bounded: the tool's own pattern, run on the empty string only (test: packages/sdk/src/tool/schema-libraries.test.ts)
+    return typeof node.pattern === 'string' && !new RegExp(node.pattern, 'u').test('')
+  } catch {
+    return false
+  }
 }
 
 /** The schema node at a path (`properties`, `items`, `additionalProperties`); `undefined` when unknown. */

@@ -35,6 +35,8 @@ export interface ExtractCallsResult {
   calls: ExtractedCall[]
   /** The text ends inside an unfinished call or JSON value: report `output_truncated`, never execute it. */
   truncated: boolean
+  /** Where each call ends in the text (after its closer), in the order of `calls`. */
+  ends?: number[]
 }
 
 // The stages readers run in. Markup first, each reader claiming the text it reads, so the later,
@@ -59,7 +61,8 @@ const STAGES = ['markup', 'json', 'fallback'] as const
  * ```
  */
 export function extractCalls(text: string, options: ExtractCallsOptions = {}): ExtractCallsResult {
-  return readCalls(text, options.readers ?? builtInReaders, options)
+  const { calls, truncated } = readCalls(text, options.readers ?? builtInReaders, options)
+  return { calls, truncated }
 }
 
 /**
@@ -91,8 +94,8 @@ function readCallsFrom(text: string, readers: readonly Reader[], options: Extrac
   const claimed: TextRange[] = context.found.map((found) => [found.call.start, found.end] as const)
   // An unclosed opener inside a call that was read completely (a `{` in a parameter value) is not truncation.
   const truncated = context.truncated || (context.scan.truncated && !insideAny(claimed, context.scan.truncatedStart))
-  const calls = context.found.map((found) => found.call).sort((left, right) => left.start - right.start)
-  return { calls, truncated }
+  const found = context.found.sort((left, right) => left.call.start - right.call.start)
+  return { calls: found.map((each) => each.call), truncated, ends: found.map((each) => each.end) }
 }
 
 /** Runs one reader and claims what it read; a call it reports cut off marks the text truncated instead. */

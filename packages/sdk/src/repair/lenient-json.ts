@@ -3,7 +3,7 @@ import { pushFix } from './push-fix'
 import { jsonrepair } from 'jsonrepair'
 import { trimEndOf } from '../text/trim-end-of'
 import { isWordCode } from '../text/char-codes'
-import { closesSingleQuotedString, isStrayQuote, opensSingleQuotedString } from './scan-json'
+import { closesSingleQuotedString, isStrayQuote, opensSingleQuotedString, scanJson } from './scan-json'
 
 /** Deepest nesting accepted from model text; deeper values are refused rather than parsed. */
 export const MAX_JSON_DEPTH = 64
@@ -121,6 +121,33 @@ function measureJson(text: string): Measure {
  */
 export function isTruncatedJson(text: string): boolean {
   return measureJson(stripEdges(text, [])).truncated
+}
+
+/**
+ * The closers (`}`, `]`) that text ending inside JSON lacks, when that is all it lacks: its unclosed
+ * value, repaired, is the same text with only closers added (no string closed, no `null` filled in
+ * after a key or `:`, no comma dropped, nothing changed inside), and it ends after a value, not an
+ * opener. Otherwise `''`.
+ *
+ * @example
+ * ```ts
+ * missingClosers('Sure: {"name": "search", "arguments": {"query": "x"') // '}}'
+ * missingClosers('{"name": "search", "arguments": {"query": ') // ''
+ * ```
+ */
+export function missingClosers(text: string): string {
+  const start = scanJson(text).truncatedStart
+  const body = text.slice(start).trimEnd()
+  try {
+    // An opener with nothing after it holds no value yet: cut, not complete. The repair is not linear on
+    // every input (a flood of closers that shut openers above their own), so a value is looked at up to
+    // 16 KiB: a call longer than that which lacks its closers stays unclosed.
+    const repaired = start < 0 || body.length > 16_384 || /[[{]$/.test(body) ? '' : jsonrepair(body)
+    const added = repaired.slice(body.length)
+    return repaired.startsWith(body) && /^[\]}]+$/.test(added) ? added : ''
+  } catch {
+    return ''
+  }
 }
 
 /**

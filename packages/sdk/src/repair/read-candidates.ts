@@ -10,6 +10,7 @@ import type { ChatResponseMessage, ChatToolCall } from '../types'
 import { isPlainObject, pushFix } from './coerce'
 import { foundFixes } from './push-fix'
 import { readCalls as readCallsWith, type ExtractedCall } from './extract-calls'
+import { missingClosers } from './lenient-json'
 import { fieldsOf, findTool, targetOf, type Context } from './repair-context'
 import { safeJsonSchema } from './safe-json-schema'
 import { shownToUser } from './shown-to-user'
@@ -56,10 +57,23 @@ export function nativeCandidates(message: ChatResponseMessage, context: Context)
  * to the user) is none.
  */
 export function candidatesIn(text: string, extra: readonly string[], context: Context): { raws: RawCall[]; unclosed: boolean } {
-  const { calls, truncated } = readCalls(text, context)
-  const shown = calls.length > 0 && !context.reasoning ? shownToUser(text) : undefined
-  const raws = calls.flatMap((call) => (shown?.(call.start) ? [] : expandCalls(fromExtracted(call, extra, text.slice(0, call.start), context), context)))
+  let { calls, truncated, ends } = readCalls(text, context)
+  // An answer the model ended itself (a cut one never reaches the repair) whose JSON lacks only its
+  // last closers: complete. The closers go after the text, so every offset stays.
+  const closers = truncated && !context.reasoning ? missingClosers(text) : ''
+  if (closers) ({ calls, truncated, ends } = readCalls(text + closers, context))
+  const callFixes = closers ? [...extra, 'closed-json'] : extra
+  const placed = calls.map((call, index) => ({ start: call.start, end: Math.min(ends?.[index] ?? call.start, text.length), name: calledTool(call, context) }))
+  const { shown } = calls.length > 0 && !context.reasoning ? shownToUser(text, placed) : { shown: [] }
+  const raws = calls.flatMap((call, index) => (shown[index] ? [] : expandCalls(fromExtracted(call, callFixes, text.slice(0, call.start), context), context)))
   return { raws, unclosed: truncated }
+}
+
+/** The declared tool a call found in text names (its own name, an envelope's `name`, the name written before it), if any. */
+function calledTool(call: ExtractedCall, context: Context): string | undefined {
+  const args = call.args
+  const written = call.name ?? (isPlainObject(args) && typeof args.name === 'string' ? args.name : isPlainObject(args) && isPlainObject(args.function) && typeof args.function.name === 'string' ? args.function.name : call.calledName)
+  return written === undefined ? undefined : findTool(written, context)?.toolName
 }
 
 function fromExtracted(call: ExtractedCall, extra: readonly string[], before: string, context: Context): RawCall {

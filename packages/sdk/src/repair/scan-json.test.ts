@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { missingClosers } from './lenient-json'
 import { looksLikeJsonOpener, scanJson } from './scan-json'
 
 function spansOf(text: string, skip: Array<{ start: number; end: number }> = []) {
@@ -60,5 +61,34 @@ describe('scanJson', () => {
     expect(scan.spans).toHaveLength(1)
     expect(scan.spans[0]!.depth).toBe(500_000)
     expect(scan.childrenOf(scan.spans[0]!)).toHaveLength(1)
+  })
+})
+
+describe('missingClosers', () => {
+  it.each([
+    ['{"name": "search", "arguments": {"query": "x"', '}}'],
+    ['{"a": ["x", "y"', ']}'],
+    ['[{"a": 1}, {"b": true}', ']'],
+    ['{"a": -1.5e3', '}'],
+    ['{"a": {"b": []}', '}'],
+    ['Sure: {"a": "x"}\n', ''],
+  ])('should give what %j lacks at its end: %j', (text, closers) => {
+    expect(missingClosers(text)).toBe(closers)
+  })
+
+  it.each([
+    ['a key without its value', '{"a": "x", "b"'],
+    ['a colon', '{"a":'],
+    ['a comma', '["x",'],
+    ['an open string', '{"a": "x'],
+    ['a literal cut short', '{"a": tru'],
+    ['an opener alone', 'Let me look: {'],
+    ['a value right after a value', '{"a": {"b": 1}\n{"a": 2}'],
+    ['an object as a key', '{"a": {\n{"b": 2}'],
+    ['a semicolon inside', '{"a": "x"; "b": 1'],
+    ['a call in parentheses', '[search(query="x"'],
+    ['markup after the value', '<tool_call>{"a": {"b": 1}</tool_call>'],
+  ])('should give nothing for %s', (_label, text) => {
+    expect(missingClosers(text)).toBe('')
   })
 })

@@ -261,3 +261,4 @@ export function scanJson(text: string, skip: ReadonlyArray<{ readonly start: num
     truncatedStart: openCount > 0 ? openPositions[0]! : -1,
   }
 }
+

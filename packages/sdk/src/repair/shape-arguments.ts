@@ -9,7 +9,7 @@
 import type { ExtractedCall } from './extract-calls'
 import { coerceToSchema, isPlainObject, pushFix, sanitizeValue, type JsonSchemaNode } from './coerce'
 import { decodeArguments } from './decode-arguments'
-import { availableList } from './describe-issue'
+import { availableList, previewValue } from './describe-issue'
 import { Rank, type Context, type Failure } from './repair-context'
 import type { ResolvedCall } from './resolve-tool'
 import { fieldNames, safeJsonSchema } from './safe-json-schema'
@@ -29,6 +29,11 @@ export function shapeArguments(call: ResolvedCall, context: Context): ShapedCall
   if (typeof args === 'string' && !tool.macro) {
     const again = decodeArguments(args, fixes)
     if ('value' in again) args = sanitizeValue(again.value, fixes)
+  }
+  const echoed = tool.macro ? undefined : echoedSchema(args, schema)
+  if (echoed !== undefined) {
+    const where = echoed ? `${toolName}.${echoed}` : toolName
+    return { rank: Rank.Invalid, message: `${where}: expected a value, got the JSON schema of one (${previewValue(echoed ? (args as Record<string, unknown>)[echoed] : args)}). ${availableList(tool, context.tools)}` }
   }
   if (tool.macro) {
     const shaped = shapeMacroInput(args, tool.macro, toolName, fixes, dropped)
@@ -64,4 +69,34 @@ export function coerceArguments(call: ShapedCall, action: ExtractedCall | undefi
   if (schema) args = coerceToSchema(args, schema, fixes)
   call.args = args
   return call
+}
+
+const SCHEMA_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'])
+const SCHEMA_KEYWORDS = new Set([
+  'type', 'description', 'title', 'enum', 'const', 'default', 'examples', 'format', 'pattern', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum',
+  'minLength', 'maxLength', 'minItems', 'maxItems', 'items', 'properties', 'required', 'additionalProperties', 'anyOf', 'oneOf', 'allOf', 'nullable', '$ref',
+])
+
+/** A JSON Schema node as a model echoes it: a `type` naming a JSON type, and nothing but schema keywords. */
+function isSchemaNode(value: unknown): boolean {
+  if (!isPlainObject(value) || !Object.keys(value).every((key) => SCHEMA_KEYWORDS.has(key))) return false
+  const { type } = value
+  return Array.isArray(type) ? type.length > 0 && type.every((entry) => SCHEMA_TYPES.has(entry as string)) : SCHEMA_TYPES.has(type as string)
+}
+
+/** Whether a schema describes objects with a `type` field of their own (then `{"type": …}` is data). */
+const hasTypeField = (node: unknown) => isPlainObject(node) && isPlainObject(node.properties) && Object.hasOwn(node.properties, 'type')
+
+/**
+ * Where the model wrote a JSON Schema instead of values (Llama 3.x with tools in the prompt echoes
+ * `"parameters": {"type": "object", "properties": …}` or `"city": {"type": "string", "description": …}`):
+ * `''` for the whole input, a field's name for one value, `undefined` when the values are values. Such a
+ * call is invalid: neither the echo's keys nor its descriptions are ever read as arguments.
+ */
+function echoedSchema(args: unknown, schema: JsonSchemaNode | undefined): string | undefined {
+  if (!isPlainObject(args) || hasTypeField(schema)) return undefined
+  if (isSchemaNode(args) && (isPlainObject(args.properties) || args.type === 'object')) return ''
+  const properties = isPlainObject(schema?.properties) ? schema.properties : {}
+  for (const [key, value] of Object.entries(args)) if (isSchemaNode(value) && !hasTypeField(properties[key])) return key
+  return undefined
 }

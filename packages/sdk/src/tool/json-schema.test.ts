@@ -33,6 +33,23 @@ describe('jsonSchema', () => {
     expect(input).toEqual({ query: 'cats', filters: { since: '2024-05-01' } })
   })
 
+  it('should fill only the defaults that fit their own property schema', () => {
+    // Real tool sets declare `"default": "false"` on a boolean and `"default": 0` under `minimum: 1`.
+    const Fetch = jsonSchema({
+      type: 'object',
+      properties: {
+        url: { type: 'string' },
+        raw: { type: 'boolean', default: 'false' },
+        retries: { type: 'integer', minimum: 1, default: 0 },
+        mode: { enum: ['fast', 'full'], default: 'full' },
+        options: { type: 'object', properties: { depth: { type: 'integer', default: '2' }, follow: { type: 'boolean', default: true } } },
+      },
+      required: ['url'],
+    })
+    expect(validateSchema(Fetch, { url: 'https://a.io', options: {} })).toEqual({ success: true, data: { url: 'https://a.io', mode: 'full', options: { follow: true } } })
+    expect(validateSchema(Fetch, { url: 'https://a.io', raw: true, retries: 3 })).toEqual({ success: true, data: { url: 'https://a.io', raw: true, retries: 3, mode: 'full' } })
+  })
+
   it('should name the path of every failure, through $ref and into arrays', () => {
     expect(issuesOf({ query: '', page: 0, filters: { since: 'yesterday', sites: ['example.com', 'not a host!'] }, sort: 'stars', extra: true })).toEqual([
       'query: String is too short (0 < 1).',

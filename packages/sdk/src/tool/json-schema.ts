@@ -111,7 +111,7 @@ export function jsonSchema<Output = never, const S extends JsonSchemaObject = Js
         let errors: OutputUnit[]
         try {
           const result = validator.validate(value)
-          if (result.valid) return { value: withDefaults(value, toToolJsonSchema(wrapped), 0) }
+          if (result.valid) return { value: withDefaults(value, toToolJsonSchema(wrapped), draftOf(schema), 0) }
           errors = result.errors
         } catch (error) {
           // The validator throws on what JSON cannot hold (`undefined`, a function) and on a bad `pattern`.
@@ -191,16 +191,37 @@ function instancePath(location: string, value: unknown): PropertyKey[] {
   return path
 }
 
-/** A copy of a valid value with the `default` of every absent property filled in, all the way down. */
-function withDefaults(value: unknown, schema: unknown, depth: number): unknown {
+// Whether a property's `default` fits that property's own schema, once per (cached, normalised) node.
+const fits = new WeakMap<object, boolean>()
+
+/**
+ * A copy of a valid value with the `default` of every absent property filled in, all the way down;
+ * a default its own property schema refuses (`"default": "false"` on a boolean, as real tool sets
+ * declare) is left out, so `execute` never gets a value its schema says it cannot.
+ */
+function withDefaults(value: unknown, schema: unknown, draft: SchemaDraft, depth: number): unknown {
   if (typeof schema !== 'object' || schema === null || depth > 64) return value
   const node = schema as Record<string, unknown>
-  if (Array.isArray(value)) return isPlainObject(node.items) ? value.map((item) => withDefaults(item, node.items, depth + 1)) : value
+  if (Array.isArray(value)) return isPlainObject(node.items) ? value.map((item) => withDefaults(item, node.items, draft, depth + 1)) : value
   if (!isPlainObject(value) || !isPlainObject(node.properties)) return value
   const output: Record<string, unknown> = { ...value }
   for (const [key, child] of Object.entries(node.properties)) {
-    if (Object.hasOwn(output, key)) setOwn(output, key, withDefaults(output[key], child, depth + 1))
-    else if (isPlainObject(child) && child.default !== undefined) setOwn(output, key, structuredClone(child.default))
+    if (Object.hasOwn(output, key)) setOwn(output, key, withDefaults(output[key], child, draft, depth + 1))
+    else if (isPlainObject(child) && child.default !== undefined && fitsOwnSchema(child, draft)) setOwn(output, key, structuredClone(child.default))
   }
   return output
+}
+
+function fitsOwnSchema(child: Record<string, unknown>, draft: SchemaDraft): boolean {
+  let verdict = fits.get(child)
+  if (verdict === undefined) {
+    try {
+      verdict = new Validator(JSON.parse(JSON.stringify(child)), draft, false).validate(child.default).valid
+    } catch {
+      // A reference the property cannot resolve alone (a recursive `$ref`): the default stays, as before.
+      verdict = true
+    }
+    fits.set(child, verdict)
+  }
+  return verdict
 }

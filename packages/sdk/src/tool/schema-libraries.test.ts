@@ -52,6 +52,13 @@ const table: Array<[string, ChatResponseMessage, Outcome]> = [
   ],
   ['null for a nullable field', native('search', { query: 'cats', note: null }), { args: { search: { query: 'cats', note: null } }, fixes: [] }],
   ['null for an optional field', native('scroll', { direction: 'down', amount: null }), { args: { scroll: { direction: 'down' } }, fixes: ['dropped-null'] }],
+  ['an empty value for an optional number', native('scroll', { direction: 'down', amount: '' }), { args: { scroll: { direction: 'down' } }, fixes: ['dropped-empty'] }],
+  [
+    'None for an optional nested number, beside an empty optional string it keeps',
+    native('search', { query: 'cats', filters: { site: '', max_results: 'None' } }),
+    { args: { search: { query: 'cats', filters: { site: '' } } }, fixes: ['dropped-empty'] },
+  ],
+  ['an empty value for a required enum', native('scroll', { direction: '' }), { error: `invalid_tool_args: scroll.direction: expected one of "down", "up", got "". ${AVAILABLE}` }],
   ['name/value pairs', native('search', [{ name: 'query', value: 'dogs' }]), { args: { search: { query: 'dogs' } }, fixes: ['argument-pairs'] }],
   ['a pythonic call', text('done(text="all set")'), { args: { done: { text: 'all set' } }, fixes: ['tool-markup:pythonic', 'reader:pythonic'] }],
   ['below a minimum', native('click_element', { index: -1 }), { error: `invalid_tool_args: click_element.index: expected integer ≥ 0, got -1. ${AVAILABLE}` }],
