@@ -75,6 +75,11 @@ describe('repairToolCall on crafted worst cases', () => {
         ['nested parentheses', text((size) => fill(size, '(', 'click(index='))],
         ['a string that never closes', text((size) => fill(size, '\\"', 'click(index="'))],
         ['a list of calls never closed', text((size) => fill(size, 'click(index=1), ', '['))],
+        ['a bare value that runs to the end', text((size) => fill(size, 'a ', '[scroll(down=True, num_pages='))],
+        ['a flood of calls with arithmetic never closed', text((size) => fill(size, 'scroll(num_pages=1 + '))],
+        ['arithmetic nested deep', text((size) => fill(size, '(', '[scroll(down=True, num_pages='))],
+        ['strings that never close before a `)`', text((size) => fill(size, 'click(index="x) '))],
+        ['unclosed strings before `, NAME(`', text((size) => fill(size, 'click(index="x), ', '['))],
       ],
     ],
     [

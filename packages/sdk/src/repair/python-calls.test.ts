@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { defineTool, repairToolCall } from '../index'
+import type { ToolSet } from '../tool/types'
+import { failure } from './__fixtures__/failure'
+import { evaluateArithmetic } from './reading/python-expression'
+
+// Python-style call lists as small open models write them when a benchmark's prompt asks for
+// `[func(a=1, b="x")]`: values that are no literals, strings that never close, positional arguments.
+
+const tool = <S extends z.ZodType>(inputSchema: S) => defineTool({ description: 'a tool', inputSchema })
+const tools: ToolSet = {
+  get_weather: tool(z.object({ city: z.string(), unit: z.enum(['celsius', 'fahrenheit']).optional() })),
+  calculate_area: tool(z.object({ radius: z.number(), precision: z.number().int().optional() })),
+  plot_column: tool(z.object({ x: z.string(), column: z.string().optional() })),
+  book_venue: tool(z.object({ venue: z.string(), seats: z.number().int(), date: z.string().optional() })),
+  schedule_meeting: tool(z.object({ title: z.string(), start: z.string(), attendees: z.array(z.string()) })),
+  set_flags: tool(z.object({ flags: z.array(z.string()), enabled: z.boolean() })),
+  search: tool(z.object({ q: z.string() })),
+  paint: tool(z.object({ wall: z.number().int(), color: z.string() })),
+}
+const read = (text: string) => repairToolCall({ role: 'assistant', content: text }, tools)
+
+describe('repairToolCall on Python-style calls', () => {
+  describe('values that are no literals, read by the parameter type', () => {
+    it.each([
+      ['a bare name', '[get_weather(city=Paris)]', 'get_weather', { city: 'Paris' }],
+      ['a bare name for an enum', '[get_weather(city="Oslo", unit=celsius)]', 'get_weather', { city: 'Oslo', unit: 'celsius' }],
+      ['a subscript and an attribute', '[plot_column(x=frame["revenue"], column=row.price)]', 'plot_column', { x: 'frame["revenue"]', column: 'row.price' }],
+      ['unquoted words up to the comma', '[book_venue(venue=Royal Albert Hall, seats=2)]', 'book_venue', { venue: 'Royal Albert Hall', seats: 2 }],
+      ['unquoted words with unicode and an apostrophe-free accent', '[book_venue(venue=Théâtre du Châtelet , seats=12)]', 'book_venue', { venue: 'Théâtre du Châtelet', seats: 12 }],
+      ['a date for a string', '[book_venue(venue="Hall", seats=3, date=2025-01-01)]', 'book_venue', { venue: 'Hall', seats: 3, date: '2025-01-01' }],
+      ['a zip code with its leading zero', '[search(q=02139)]', 'search', { q: '02139' }],
+      ['constant arithmetic', '[calculate_area(radius=3 * 1.5, precision=10**3)]', 'calculate_area', { radius: 4.5, precision: 1000 }],
+      ['arithmetic with parentheses and a negative number', '[calculate_area(radius=-(2 + 0.5) * -2)]', 'calculate_area', { radius: 5 }],
+      ['a call as a string value', '[search(q=datetime.now())]', 'search', { q: 'datetime.now()' }],
+      ['a bare name after a line break in a list', '[\n  get_weather(city=London),\n  search(q=x)\n]', 'get_weather', { city: 'London' }],
+      ['colon arguments with a bare value', '<tool_call>get_weather(city: Antwerp)</tool_call>', 'get_weather', { city: 'Antwerp' }],
+    ])('should read %s', (_label, text, name, args) => {
+      const result = read(text)
+      expect(result.toolCall).toEqual({ name, args })
+    })
+
+    it('should report the readings as fixes', () => {
+      expect(read('[get_weather(city=Paris)]').fixes).toContain('unquoted-value')
+      expect(read('[calculate_area(radius=2*3)]').fixes).toContain('evaluated-arithmetic')
+      expect(read('<tool_call>get_weather(city: "Antwerp")</tool_call>').fixes).toContain('colon-arguments')
+    })
+
+    it.each([
+      ['a name for a number', '[calculate_area(radius=r)]'],
+      ['a name in arithmetic', '[calculate_area(radius=r * 2)]'],
+      ['a number with a leading zero', '[calculate_area(radius=012)]'],
+      ['a division by zero', '[calculate_area(radius=1 / 0)]'],
+      ['a name for a boolean', '[set_flags(flags=["a"], enabled=yes)]'],
+      ['a name for an array', '[set_flags(flags=a, enabled=True)]'],
+      ['a positional word after a keyword', '[get_weather(city=Paris, France)]'],
+      ['a missing comma', '[book_venue(venue=Hall seats=2)]'],
+      ['a string followed by more', '[search(q="a" "b")]'],
+    ])('should not read %s', (_label, text) => {
+      expect(() => read(text)).toThrow()
+    })
+
+    it('should not read a bare value for a tool it does not know', () => {
+      const error = failure(() => read('[lookup(city=Paris)]'))
+      expect(error.type).toBe('no_tool_call')
+    })
+  })
+
+  describe('a string that never closes', () => {
+    it.each([
+      ['at the end of the list', '[get_weather(city="Paris", unit="celsius)]', { name: 'get_weather', args: { city: 'Paris', unit: 'celsius' } }],
+      ['at the end of a lone call', 'get_weather(city="Paris)', { name: 'get_weather', args: { city: 'Paris' } }],
+      ['in a tag', "<tool_call>get_weather(city='Lyon)</tool_call>", { name: 'get_weather', args: { city: 'Lyon' } }],
+    ])('should end it before its call closes, %s', (_label, text, call) => {
+      const result = read(text)
+      expect(result.toolCall).toEqual(call)
+      expect(result.fixes).toContain('unclosed-string')
+    })
+
+    it('should end it before the next call of a declared tool, which is read too', () => {
+      const result = read('[paint(wall=1, color="red), paint(wall=2, color="blue")]')
+      expect(result.toolCall).toEqual({ name: 'paint', args: { wall: 1, color: 'red' } })
+      expect(result.dropped).toEqual([{ name: 'paint', args: { wall: 2, color: 'blue' }, reason: 'extra' }])
+    })
+
+    it.each([
+      ['text that looks like the next argument', '[paint(wall=1, color="red, wall=2)]'],
+      ['a `)` followed by prose', '[search(q="a) and then more text'],
+      ['a `)` before a call of no declared tool', '[search(q="a), lookup(x=1)]'],
+    ])('should not end it at %s', (_label, text) => {
+      expect(() => read(text)).toThrow()
+    })
+  })
+
+  describe('positional arguments', () => {
+    it.each([
+      ['one value', "[get_weather('Austin')]", { name: 'get_weather', args: { city: 'Austin' } }],
+      ['values in declared order', '[schedule_meeting("Review", "2025-02-10T14:00", ["a@x.io", "b@y.org"])]', { name: 'schedule_meeting', args: { title: 'Review', start: '2025-02-10T14:00', attendees: ['a@x.io', 'b@y.org'] } }],
+      ['positional then keyword', '[book_venue("Hall", 40, date="2025-05-01")]', { name: 'book_venue', args: { venue: 'Hall', seats: 40, date: '2025-05-01' } }],
+      ['a bare word in position', '[get_weather(Paris)]', { name: 'get_weather', args: { city: 'Paris' } }],
+    ])('should map %s', (_label, text, call) => {
+      const result = read(text)
+      expect(result.toolCall).toEqual(call)
+      expect(result.fixes).toContain('positional-arguments')
+    })
+
+    it.each([
+      ['a value of the wrong type', '[book_venue(40, "Hall")]'],
+      ['more values than parameters', '[search("a", "b")]'],
+      ['a value also given by keyword', '[book_venue("Hall", 40, venue="Other")]'],
+    ])('should not map %s', (_label, text) => {
+      expect(() => read(text)).toThrow()
+    })
+  })
+})
+
+describe('evaluateArithmetic', () => {
+  it.each([
+    ['1 + 2 * 3', 7],
+    ['(1 + 2) * 3', 9],
+    ['2 ** 3 ** 2', 512],
+    ['-2 ** 2', -4],
+    ['7 // 2', 3],
+    ['-7 // 2', -4],
+    ['-7 % 3', 2],
+    ['7 % -3', -2],
+    ['1_000 / 8', 125],
+    ['.5 + 1e2', 100.5],
+  ])('should evaluate %s as Python does', (source, value) => {
+    expect(evaluateArithmetic(source)).toBe(value)
+  })
+
+  it.each(['x', '1 +', '2 * (3', '1 / 0', '5 % 0', '10 ** 400', '(-8) ** 0.5', '0x10', '012', '1 2', 'abs(1)', '1; 2'])('should refuse %s', (source) => {
+    expect(evaluateArithmetic(source)).toBeUndefined()
+  })
+})
