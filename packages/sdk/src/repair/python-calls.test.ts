@@ -135,3 +135,43 @@ describe('evaluateArithmetic', () => {
     expect(evaluateArithmetic(source)).toBeUndefined()
   })
 })
+
+describe('repairToolCall on tool names', () => {
+  const namespaced: ToolSet = {
+    'functions.roots': tool(z.object({ a: z.number(), b: z.number() })),
+    'tools.lookup': tool(z.object({ term: z.string() })),
+    roots: tool(z.object({ x: z.string() })),
+  }
+
+  it.each([
+    ['a pythonic call', '[functions.roots(a=1, b=-2)]', { name: 'functions.roots', args: { a: 1, b: -2 } }],
+    ['a call in a tag', '<tool_call>tools.lookup(term="graph")</tool_call>', { name: 'tools.lookup', args: { term: 'graph' } }],
+    ['a Hermes call', '<tool_call>\n{"name": "tools.lookup", "arguments": {"term": "graph"}}\n</tool_call>', { name: 'tools.lookup', args: { term: 'graph' } }],
+    ['a namespace stripped when the rest is declared', '[functions.functions.roots(a=1, b=2)]', { name: 'functions.roots', args: { a: 1, b: 2 } }],
+    ['a namespace stripped from an undeclared name', '[functions.roots_x(x="a")]', undefined],
+  ])('should match a declared namespaced name by its full name first, in %s', (_label, text, call) => {
+    if (call === undefined) {
+      expect(() => repairToolCall({ role: 'assistant', content: text }, namespaced)).toThrow()
+      return
+    }
+    expect(repairToolCall({ role: 'assistant', content: text }, namespaced).toolCall).toEqual(call)
+  })
+
+  it('should still strip functions. from a name declared without it', () => {
+    expect(repairToolCall({ role: 'assistant', content: '[functions.roots(x="y")]' }, { roots: namespaced.roots! }).toolCall).toEqual({ name: 'roots', args: { x: 'y' } })
+  })
+
+  it('should name dropped calls by the declared tool their written name means', () => {
+    const dotted: ToolSet = { ...tools, 'math.factorial': tool(z.object({ n: z.number().int() })) }
+    const text = '[get_weather(city="Paris"), Search(q="x"), functions.search(q="y"), math_factorial(n=5), Math_Factorial(n="six"), unknown_tool(a=1)]'
+    const result = repairToolCall({ role: 'assistant', content: text }, dotted)
+    expect(result.toolCall).toEqual({ name: 'get_weather', args: { city: 'Paris' } })
+    expect(result.dropped.map((call) => call.name)).toEqual(['search', 'search', 'math.factorial', 'math.factorial', 'unknown_tool'])
+  })
+
+  it('should name a dropped call that failed by its declared tool', () => {
+    const result = read('[Calculate_Area(radius="big"), get_weather(city="Paris")]')
+    expect(result.toolCall.name).toBe('get_weather')
+    expect(result.dropped).toMatchObject([{ name: 'calculate_area', args: { radius: 'big' } }])
+  })
+})
