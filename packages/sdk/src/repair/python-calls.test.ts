@@ -175,3 +175,22 @@ describe('repairToolCall on tool names', () => {
     expect(result.dropped).toMatchObject([{ name: 'calculate_area', args: { radius: 'big' } }])
   })
 })
+
+describe('repairToolCall on a list written as a string', () => {
+  const play = { play: tool(z.object({ instruments: z.array(z.string()), tempo: z.number().optional(), options: z.object({ loud: z.boolean() }).optional() })) }
+  const call = (content: string) => repairToolCall({ role: 'assistant', content }, play).toolCall.args
+
+  it.each([
+    ['a Python list in a string', `[play(instruments="['guitar', 'piano']")]`, { instruments: ['guitar', 'piano'] }],
+    ['a JSON list in a string', `[play(instruments='["guitar", "piano"]')]`, { instruments: ['guitar', 'piano'] }],
+    ['a Python list with an apostrophe', `{"name": "play", "arguments": {"instruments": "['Rock \\\\'n\\\\' roll', 'jazz']"}}`, { instruments: ["Rock 'n' roll", 'jazz'] }],
+    ['a Python dict in a string', `[play(instruments=["drums"], options="{'loud': True}")]`, { instruments: ['drums'], options: { loud: true } }],
+  ])('should read %s as the list it spells', (_label, text, args) => {
+    expect(call(text)).toEqual(args)
+  })
+
+  it('should keep a plain string a one-element list, and not guess at text that is no literal', () => {
+    expect(call('[play(instruments="guitar")]')).toEqual({ instruments: ['guitar'] })
+    expect(call('[play(instruments="[guitar, piano]")]')).toEqual({ instruments: ['[guitar, piano]'] })
+  })
+})
