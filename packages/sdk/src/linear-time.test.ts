@@ -80,6 +80,8 @@ describe('repairToolCall on crafted worst cases', () => {
         ['arithmetic nested deep', text((size) => fill(size, '(', '[scroll(down=True, num_pages='))],
         ['strings that never close before a `)`', text((size) => fill(size, 'click(index="x) '))],
         ['unclosed strings before `, NAME(`', text((size) => fill(size, 'click(index="x), ', '['))],
+        ['a JSON list of call strings, the last of no declared tool', text((size) => fill(size, '"click(index=1)", ', '[', '"other(x=1)"]'))],
+        ['a JSON list of name/arguments pairs', text((size) => fill(size, '["click", {"index": 1}], ', '[', '1]'))],
       ],
     ],
     [

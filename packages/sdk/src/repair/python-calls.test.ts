@@ -194,3 +194,26 @@ describe('repairToolCall on a list written as a string', () => {
     expect(call('[play(instruments="[guitar, piano]")]')).toEqual({ instruments: ['[guitar, piano]'] })
   })
 })
+
+describe('repairToolCall on calls inside JSON', () => {
+  it.each([
+    ['a list of call strings', `["search(q='a')", "search(q='b')"]`, 'call-in-string'],
+    ['call strings with spaces and a fence', '```json\n[ "search(q=\\"a\\")" , " get_weather(city=\'Oslo\') " ]\n```', 'call-in-string'],
+    ['a list of name/arguments pairs', '[["search", {"q": "a"}], ["get_weather", {"city": "Oslo"}]]', 'name-argument-pair'],
+    ['pairs side by side', '["search", {"q": "a"}], ["get_weather", {"city": "Oslo"}]', 'name-argument-pair'],
+  ])('should read %s as the calls they are', (_label, text, fix) => {
+    const result = read(text)
+    expect(result.toolCall).toEqual({ name: 'search', args: { q: 'a' } })
+    expect(result.dropped).toHaveLength(1)
+    expect(result.fixes).toContain(fix)
+  })
+
+  it.each([
+    ['strings of which one is no call', `["search(q='a')", "just text"]`],
+    ['a string calling an undeclared tool', `["lookup(q='a')"]`],
+    ['a pair naming an undeclared tool', '["lookup", {"q": "a"}]'],
+    ['a string with text after its call', `["search(q='a') then more"]`],
+  ])('should not read %s', (_label, text) => {
+    expect(() => read(text)).toThrow()
+  })
+})
