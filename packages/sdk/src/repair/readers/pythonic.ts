@@ -17,9 +17,8 @@ import { cleanToolName } from '../match-tool-name'
 import type { Reader } from '../reader'
 import { fenceAround } from '../reading/fences'
 import { MAX_CALLS } from '../reading/limits'
-import type { JsonSchemaNode } from '../coerce'
+import { matchesSchemaType, type JsonSchemaNode } from '../coerce'
 import { pushFix } from '../push-fix'
-import { admittedTypes } from '../reading/decode-value'
 import { readExpression } from '../reading/python-expression'
 import { isNameCode, parsePythonLiteral, type Budget, type LiteralResult } from '../reading/python-literal'
 import { isRecord } from '../../util/is-record'
@@ -117,13 +116,7 @@ function namesPositional(positional: unknown[], keywords: Record<string, unknown
   // `search({"q": "a"})`: one object of the tool's own fields is its whole input.
   const [only] = positional
   if (positional.length === 1 && isRecord(only) && Object.keys(only).every((key) => Object.hasOwn(properties, key))) return false
-  return positional.every((value, index) => {
-    const name = order[index]!
-    if (Object.hasOwn(keywords, name)) return false
-    const types = admittedTypes(properties[name]!)
-    const type = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'number' && Number.isInteger(value) ? 'integer' : typeof value
-    return types.size === 0 || types.has(type) || (type === 'integer' && types.has('number'))
-  })
+  return positional.every((value, index) => !Object.hasOwn(keywords, order[index]!) && matchesSchemaType(value, properties[order[index]!]!))
 }
 
 /** Finds `name(…)` calls. Outside a pythonic context a call needs keyword arguments or a known name. */

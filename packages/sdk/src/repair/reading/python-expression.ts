@@ -50,13 +50,20 @@ export function readExpression(text: string, start: number, schema: JsonSchemaNo
   return { value, end: cursor }
 }
 
-// A Python number literal: digits with `_`, a fraction, an exponent.
-const NUMBER = /(?:\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)(?:[eE][+-]?\d+)?/y
+// Binary operators by level (0 binds loosest): Python's `+ -`, then `* / // %` with its floor division and modulo.
+const OPERATORS: Record<string, [level: number, apply: (left: number, right: number) => number]> = {
+  '+': [0, (left, right) => left + right],
+  '-': [0, (left, right) => left - right],
+  '*': [1, (left, right) => left * right],
+  '/': [1, (left, right) => left / right],
+  '//': [1, (left, right) => Math.floor(left / right)],
+  '%': [1, (left, right) => left - right * Math.floor(left / right)],
+}
 
 /**
  * Constant arithmetic on number literals as Python reads it (`+ - * / // % **`, unary signs,
- * parentheses, Python's precedence and its floor division and modulo), or `undefined` for anything
- * else, a division by zero or a result that is no finite number.
+ * parentheses, Python's precedence), or `undefined` for anything else, and for a division by zero or
+ * any step that is no finite number.
  *
  * @example
  * ```ts
@@ -66,63 +73,40 @@ const NUMBER = /(?:\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)(?:[eE][+-]?\d+)?/y
  * ```
  */
 export function evaluateArithmetic(source: string): number | undefined {
+  const tokens = source.match(/\*\*|\/\/|(?:\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(?:[eE][+-]?\d+)?|\S/g) ?? []
+  // A model writes short sums: a long one is no argument value (and would nest deep).
+  if (tokens.length > 200) return undefined
   let at = 0
-  let depth = 0
-  const peek = (operator: string) => {
-    at = skipSpaces(source, at)
-    return source.startsWith(operator, at)
+  const finite = (value: number) => {
+    if (!Number.isFinite(value)) throw value
+    return value
   }
-  const take = (operator: string) => peek(operator) && !(operator.length === 1 && (operator === '*' || operator === '/') && source[at + 1] === operator) && ((at += operator.length), true)
-  const sum = (): number => {
-    let value = product()
-    for (;;) {
-      if (take('+')) value += product()
-      else if (take('-')) value -= product()
-      else return value
+  // Level 2: a signed power, whose exponent is signed too (`2 ** -1`); `**` binds tighter than the sign before it.
+  const parse = (level: number): number => {
+    if (level > 1) {
+      const token = tokens[at]
+      if (token === '-' || token === '+') return at++, token === '-' ? -parse(2) : parse(2)
+      const base = atom()
+      return tokens[at] === '**' ? (at++, finite(base ** parse(2))) : base
     }
-  }
-  const product = (): number => {
-    let value = unary()
-    for (;;) {
-      if (take('//')) value = Math.floor(value / nonZero(unary()))
-      else if (take('/')) value /= nonZero(unary())
-      else if (take('%')) {
-        const divisor = nonZero(unary())
-        value -= divisor * Math.floor(value / divisor)
-      } else if (take('*')) value *= unary()
-      else return value
-    }
-  }
-  const unary = (): number => (take('-') ? -unary() : take('+') ? unary() : power())
-  const power = (): number => {
-    const base = atom()
-    return take('**') ? base ** unary() : base
+    let value = parse(level + 1)
+    while (OPERATORS[tokens[at]!]?.[0] === level) value = finite(OPERATORS[tokens[at++]!]![1](value, parse(level + 1)))
+    return value
   }
   const atom = (): number => {
-    if (take('(')) {
-      if (++depth > 32) throw at
-      const value = sum()
-      depth--
-      if (!take(')')) throw at
-      return value
+    const token = tokens[at++] ?? ''
+    if (token === '(') {
+      const value = parse(0)
+      if (tokens[at++] === ')') return value
     }
-    at = skipSpaces(source, at)
-    NUMBER.lastIndex = at
-    const literal = NUMBER.exec(source)?.[0]
     // `012` is no Python number (a date's `2025-01-01` is no subtraction).
-    if (!literal || /^0[\d_]*[1-9]/.test(literal) && !/[.eE]/.test(literal)) throw at
-    at += literal.length
-    return Number(literal.replace(/_/g, ''))
+    if (!/^\.?\d/.test(token) || /^0[\d_]*[1-9]/.test(token) && !/[.eE]/.test(token)) throw token
+    return finite(Number(token.replace(/_/g, '')))
   }
   try {
-    const value = sum()
-    return skipSpaces(source, at) === source.length && Number.isFinite(value) ? value : undefined
+    const value = parse(0)
+    return at === tokens.length ? value : undefined
   } catch {
     return undefined
   }
-}
-
-function nonZero(divisor: number): number {
-  if (divisor === 0) throw divisor
-  return divisor
 }
