@@ -73,6 +73,17 @@ describe('round trip: Python-style calls as small models write them', () => {
     )
   })
 
+  it('should read unquoted items of a list of strings as their source texts', () => {
+    fc.assert(
+      fc.property(identifier, fc.array(fc.oneof(bare, text.map((value) => ({ quoted: value }))), { maxLength: 4 }), (name, items) => {
+        const written = items.map((item) => (typeof item === 'string' ? item : JSON.stringify(item.quoted)))
+        const { toolCall } = read({ [name]: toolOf({ items: 'list' }) }, `[${name}(items=[${written.join(', ')}])]`)
+        expect(toolCall).toEqual({ name, args: { items: items.map((item) => (typeof item === 'string' ? item : item.quoted)) } })
+      }),
+      { numRuns: 200 },
+    )
+  })
+
   it('should work out constant arithmetic for a number parameter, and refuse it for a string one as text it keeps', () => {
     fc.assert(
       fc.property(identifier, expression, (name, { source, value }) => {

@@ -36,6 +36,7 @@ describe('repairToolCall on Python-style calls', () => {
       ['a call as a string value', '[search(q=datetime.now())]', 'search', { q: 'datetime.now()' }],
       ['a bare name after a line break in a list', '[\n  get_weather(city=London),\n  search(q=x)\n]', 'get_weather', { city: 'London' }],
       ['colon arguments with a bare value', '<tool_call>get_weather(city: Antwerp)</tool_call>', 'get_weather', { city: 'Antwerp' }],
+      ['bare names in a list', '[schedule_meeting(title="Sync", start="9am", attendees=[alice, "bob", carol.smith])]', 'schedule_meeting', { title: 'Sync', start: '9am', attendees: ['alice', 'bob', 'carol.smith'] }],
     ])('should read %s', (_label, text, name, args) => {
       const result = read(text)
       expect(result.toolCall).toEqual({ name, args })
@@ -57,6 +58,8 @@ describe('repairToolCall on Python-style calls', () => {
       ['a positional word after a keyword', '[get_weather(city=Paris, France)]'],
       ['a missing comma', '[book_venue(venue=Hall seats=2)]'],
       ['a string followed by more', '[search(q="a" "b")]'],
+      ['an f-string', '[search(q=f"hello {name}")]'],
+      ['a bare name in a list of booleans', '[set_flags(flags=[a, b], enabled=[yes])]'],
     ])('should not read %s', (_label, text) => {
       expect(() => read(text)).toThrow()
     })

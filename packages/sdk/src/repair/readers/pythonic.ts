@@ -82,16 +82,32 @@ export function parseCallArguments(text: string, openAt: number, budget: Budget 
   return { args, keywordOnly: positional.length === 0 && keywordCount > 0, end, fixes }
 }
 
-/** A literal followed by its separator, else the value as written, read by its parameter's type; a string never closed ends at `budget.closeAt`. */
-function readArgument(text: string, at: number, budget: Budget, schema: JsonSchemaNode | undefined, fixes: string[]): LiteralResult {
+/**
+ * A literal followed by its separator, else a list whose items are read so (`[alice, bob]`), else the
+ * value as written, read by its parameter's type; a string never closed ends at `budget.closeAt`.
+ */
+function readArgument(text: string, at: number, budget: Budget, schema: JsonSchemaNode | undefined, fixes: string[], close = 41): LiteralResult {
   const literal = parsePythonLiteral(text, at, 1, budget)
   if (literal !== undefined && literal !== 'truncated') {
     const next = text.charCodeAt(skipSpaces(text, literal.end))
-    if (next === 44 || next === 41 || next !== next) return literal
+    if (next === 44 || next === close || next !== next) return literal
   }
-  const quoteAt = skipSpaces(text, at)
-  if (budget.closeAt && (text.charCodeAt(quoteAt) === 34 || text.charCodeAt(quoteAt) === 39)) return readUnclosedString(text, quoteAt, budget, fixes)
-  return literal === 'truncated' ? literal : readExpression(text, at, schema, budget, fixes)
+  const start = skipSpaces(text, at)
+  const first = text.charCodeAt(start)
+  if (budget.closeAt && close === 41 && (first === 34 || first === 39)) return readUnclosedString(text, start, budget, fixes)
+  if (literal === 'truncated') return literal
+  const items = schema?.items
+  if (first === 91 && isRecord(items)) {
+    const values: unknown[] = []
+    const end = readItems(text, start, 93, (cursor) => {
+      const item = readArgument(text, cursor, budget, items, fixes, 93)
+      if (item === undefined || item === 'truncated') return item
+      values.push(item.value)
+      return item.end
+    })
+    return typeof end === 'number' ? { value: values, end } : end
+  }
+  return readExpression(text, start, schema, budget, fixes, close)
 }
 
 /**

@@ -11,15 +11,15 @@ import { admittedTypes } from './decode-value'
 import type { Budget, LiteralResult } from './python-literal'
 
 /**
- * The expression at `start` up to the next `,` or `)` outside brackets and quotes, read by `schema`'s
+ * The expression at `start` up to the next `,` or the closer `close` (`)`) outside brackets and quotes, read by `schema`'s
  * type (fixes `unquoted-value`, `evaluated-arithmetic`). A line break, an `=` or a stray closer at the
  * top level ends no value: the text is no argument then (`a=Paris b=2` lacks its comma).
  */
-export function readExpression(text: string, start: number, schema: JsonSchemaNode | undefined, budget: Budget, fixes: string[]): LiteralResult {
+export function readExpression(text: string, start: number, schema: JsonSchemaNode | undefined, budget: Budget, fixes: string[], close = 41): LiteralResult {
   const from = skipSpaces(text, start)
   const first = text.charCodeAt(from)
-  // A string followed by more (`"a" "b"`, `'O'Brien'`) is no value as written.
-  if (!schema || first === 34 || first === 39) return undefined
+  // A string followed by more (`"a" "b"`, `'O'Brien'`) or an f-string is no value as written.
+  if (!schema || first === 34 || first === 39 || /^[A-Za-z]{1,2}["']/.test(text.slice(from, from + 3))) return undefined
   let depth = 0
   let cursor = from
   for (; cursor < text.length; cursor++) {
@@ -38,7 +38,7 @@ export function readExpression(text: string, start: number, schema: JsonSchemaNo
   if (cursor >= text.length) return 'truncated'
   const source = text.slice(from, cursor).trimEnd()
   const closer = text.charCodeAt(cursor)
-  if (!source || depth > 0 || (closer !== 44 && closer !== 41)) return undefined
+  if (!source || depth > 0 || (closer !== 44 && closer !== close)) return undefined
   const types = admittedTypes(schema)
   if (types.has('string')) {
     pushFix(fixes, 'unquoted-value')
