@@ -220,3 +220,32 @@ describe('repairToolCall on calls inside JSON', () => {
     expect(() => read(text)).toThrow()
   })
 })
+
+describe('repairToolCall on a list holding a call no reading takes', () => {
+  it('should take the first call and report the unreadable one and the rest in dropped', () => {
+    const result = read('[search(q="a"), calculate_area(radius=r), get_weather(city="Rome"), search(q="d")]')
+    expect(result.toolCall).toEqual({ name: 'search', args: { q: 'a' } })
+    expect(result.dropped).toEqual([
+      { name: 'calculate_area', args: 'radius=r', reason: 'extra' },
+      { name: 'get_weather', args: { city: 'Rome' }, reason: 'extra' },
+      { name: 'search', args: { q: 'd' }, reason: 'extra' },
+    ])
+  })
+
+  it('should not report JSON inside the unreadable call as calls of their own', () => {
+    const result = read('[search(q="a"), calculate_area(radius={"r": b}), search(q="c")]')
+    expect(result.dropped.map((call) => call.name)).toEqual(['calculate_area', 'search'])
+  })
+
+  it('should take the next call after a first one it cannot read, reporting why that one was not taken', () => {
+    const result = read('[calculate_area(radius=lambda x: x), search(q="c")]')
+    expect(result.toolCall).toEqual({ name: 'search', args: { q: 'c' } })
+    expect(result.dropped).toEqual([{ name: 'calculate_area', args: 'radius=lambda x: x', reason: expect.stringContaining('no reading takes') }])
+  })
+
+  it('should say which call it could not read when it is the only one', () => {
+    const error = failure(() => read('[calculate_area(radius=r)]'))
+    expect(error.type).toBe('invalid_tool_args')
+    expect(error.message).toContain('calculate_area')
+  })
+})

@@ -98,6 +98,7 @@ function fromExtracted(call: ExtractedCall, extra: readonly string[], before: st
   if (call.reader) pushFix(fixes, `reader:${call.reader}`)
   const raw: RawCall = { name: typeof call.name === 'string' && call.name ? call.name : undefined, args: call.args, fixes, before }
   if (!raw.name && call.calledName) raw.calledName = call.calledName
+  if (call.unreadable) raw.unreadable = true
   // `scroll: {"down": true}`: the name written before unnamed JSON, if the JSON alone does not resolve.
   // Not for JSON that carries reflection: that is a macro input without its action, and a word in
   // the prose must not become the action the model left out.

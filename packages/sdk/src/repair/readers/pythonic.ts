@@ -14,7 +14,7 @@
 import { isNameStartCode, isSpaceCode, skipSpaces } from '../../text/char-codes'
 import { setOwn } from '../../util/set-own'
 import { cleanToolName } from '../match-tool-name'
-import type { Reader } from '../reader'
+import type { ExtractedCall, Reader } from '../reader'
 import { fenceAround } from '../reading/fences'
 import { MAX_CALLS } from '../reading/limits'
 import { matchesSchemaType, type JsonSchemaNode } from '../coerce'
@@ -215,6 +215,10 @@ function readCallAt(context: ExtractionContext, open: number, budget: Budget): n
     if (confident) context.truncated = true
     return text.length
   }
+  // A call of a declared tool that cannot be read is reported as such, over its balanced parentheses;
+  // the calls after it are read on.
+  const unreadable = !parsed && confident && known ? balancedEnd(text, open, budget) : -1
+  if (unreadable > 0) parsed = { args: text.slice(open + 1, unreadable - 1), keywordOnly: true, end: unreadable, fixes: [] }
   if (!parsed) return open + 1
   // An unknown name outside a pythonic context is a call only as `name(key=value)` opening its line:
   // `see f(x=1)` in prose is no call.
@@ -226,7 +230,9 @@ function readCallAt(context: ExtractionContext, open: number, budget: Budget): n
   const inside = context.found.filter((found) => found.call.start < parsed.end && nameStart < found.end)
   if (inside.some((found) => found.call.start < nameStart || (found.call.format !== 'content-json' && !(found.call.start > open && found.end <= parsed.end)))) return parsed.end
   if (inside.length > 0) context.found = context.found.filter((found) => !inside.includes(found))
-  addFound(context, { name, args: parsed.args, format: `tool-markup:${format}`, fixes: parsed.fixes, start: nameStart }, parsed.end)
+  const call: ExtractedCall = { name, args: parsed.args, format: `tool-markup:${format}`, fixes: parsed.fixes, start: nameStart }
+  if (unreadable > 0) call.unreadable = true
+  addFound(context, call, parsed.end)
   return parsed.end
 }
 
@@ -245,6 +251,24 @@ function endsCall(context: ExtractionContext, close: number): boolean {
   let nameEnd = nameStart
   while (nameEnd < text.length && nameEnd - nameStart < 128 && isNameCode(text.charCodeAt(nameEnd))) nameEnd++
   return text.charCodeAt(nameEnd) === 40 && !!context.names?.has(cleanToolName(text.slice(nameStart, nameEnd), context.names))
+}
+
+/** The offset after the `)` that closes the one at `open`, counting brackets and skipping quoted text; -1 when none does. */
+function balancedEnd(text: string, open: number, budget: Budget): number {
+  let depth = 0
+  let at = open
+  // Counted in the budget: a flood of calls that never close must not be rescanned from every opener.
+  for (; at < text.length; at++) {
+    const code = text.charCodeAt(at)
+    if (code === 34 || code === 39) {
+      const close = text.indexOf(text[at]!, at + 1)
+      at = close < 0 ? text.length : close
+    }
+    else if (code === 40 || code === 91 || code === 123) depth++
+    else if ((code === 41 || code === 93 || code === 125) && --depth <= 0) break
+  }
+  budget.steps += at - open
+  return depth === 0 && text.charCodeAt(at) === 41 ? at + 1 : -1
 }
 
 /** Whether only spaces (or a tag's `>`) stand between the line's start and `index`. */
