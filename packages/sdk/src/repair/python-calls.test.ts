@@ -59,6 +59,11 @@ describe('repairToolCall on Python-style calls', () => {
       ['a missing comma', '[book_venue(venue=Hall seats=2)]'],
       ['a string followed by more', '[search(q="a" "b")]'],
       ['an f-string', '[search(q=f"hello {name}")]'],
+      ['a value that echoes its parameter', '[get_weather(city=city)]'],
+      ['a type annotation', 'The tool is search(q: str).'],
+      ['a placeholder', '[get_weather(city=<city>)]'],
+      ['an ellipsis', '[get_weather(city=...)]'],
+      ['a typing generic', '[plot_column(x="a", column=Optional[str])]'],
       ['a bare name in a list of booleans', '[set_flags(flags=[a, b], enabled=[yes])]'],
     ])('should not read %s', (_label, text) => {
       expect(() => read(text)).toThrow()
@@ -101,7 +106,6 @@ describe('repairToolCall on Python-style calls', () => {
       ['one value', "[get_weather('Austin')]", { name: 'get_weather', args: { city: 'Austin' } }],
       ['values in declared order', '[schedule_meeting("Review", "2025-02-10T14:00", ["a@x.io", "b@y.org"])]', { name: 'schedule_meeting', args: { title: 'Review', start: '2025-02-10T14:00', attendees: ['a@x.io', 'b@y.org'] } }],
       ['positional then keyword', '[book_venue("Hall", 40, date="2025-05-01")]', { name: 'book_venue', args: { venue: 'Hall', seats: 40, date: '2025-05-01' } }],
-      ['a bare word in position', '[get_weather(Paris)]', { name: 'get_weather', args: { city: 'Paris' } }],
     ])('should map %s', (_label, text, call) => {
       const result = read(text)
       expect(result.toolCall).toEqual(call)
@@ -112,6 +116,7 @@ describe('repairToolCall on Python-style calls', () => {
       ['a value of the wrong type', '[book_venue(40, "Hall")]'],
       ['more values than parameters', '[search("a", "b")]'],
       ['a value also given by keyword', '[book_venue("Hall", 40, venue="Other")]'],
+      ['a bare word (the signature, in prose)', 'I can call get_weather(city) for that.'],
     ])('should not map %s', (_label, text) => {
       expect(() => read(text)).toThrow()
     })

@@ -56,7 +56,7 @@ export function parseCallArguments(text: string, openAt: number, budget: Budget 
     const assign = text.charCodeAt(afterKey)
     if (keyEnd > cursor && isNameStartCode(text.charCodeAt(cursor)) && (assign === 61 || (colons && assign === 58)) && text.charCodeAt(afterKey + 1) !== assign) {
       const key = text.slice(cursor, keyEnd)
-      const value = readArgument(text, afterKey + 1, budget, Object.hasOwn(properties, key) ? properties[key] : undefined, fixes)
+      const value = readArgument(text, afterKey + 1, budget, Object.hasOwn(properties, key) ? properties[key] : undefined, fixes, 41, key)
       if (value === undefined || value === 'truncated') return value
       if (assign === 58) pushFix(fixes, 'colon-arguments')
       setOwn(keywords, key, value.value)
@@ -66,7 +66,8 @@ export function parseCallArguments(text: string, openAt: number, budget: Budget 
     if (keyEnd >= text.length) return 'truncated'
     // Python refuses a positional value after a keyword: `city=Paris, France` is no call of two values.
     if (keywordCount > 0) return undefined
-    const value = readArgument(text, cursor, budget, properties[order[positional.length]!], fixes)
+    // A positional value is a literal: `get_weather(city)` in prose is the signature, no call with the word.
+    const value = readArgument(text, cursor, budget, properties[order[positional.length]!], fixes, 41, '')
     if (value === undefined || value === 'truncated') return value
     positional.push(value.value)
     return value.end
@@ -86,7 +87,7 @@ export function parseCallArguments(text: string, openAt: number, budget: Budget 
  * A literal followed by its separator, else a list whose items are read so (`[alice, bob]`), else the
  * value as written, read by its parameter's type; a string never closed ends at `budget.closeAt`.
  */
-function readArgument(text: string, at: number, budget: Budget, schema: JsonSchemaNode | undefined, fixes: string[], close = 41): LiteralResult {
+function readArgument(text: string, at: number, budget: Budget, schema: JsonSchemaNode | undefined, fixes: string[], close: number, key: string): LiteralResult {
   const literal = parsePythonLiteral(text, at, 1, budget)
   if (literal !== undefined && literal !== 'truncated') {
     const next = text.charCodeAt(skipSpaces(text, literal.end))
@@ -100,15 +101,19 @@ function readArgument(text: string, at: number, budget: Budget, schema: JsonSche
   if (first === 91 && isRecord(items)) {
     const values: unknown[] = []
     const end = readItems(text, start, 93, (cursor) => {
-      const item = readArgument(text, cursor, budget, items, fixes, 93)
+      const item = readArgument(text, cursor, budget, items, fixes, 93, key)
       if (item === undefined || item === 'truncated') return item
       values.push(item.value)
       return item.end
     })
     return typeof end === 'number' ? { value: values, end } : end
   }
-  return readExpression(text, start, schema, budget, fixes, close)
+  // `city=city`, `city: str`, `city=<city>`, `city=...`: the signature or a placeholder, not a value.
+  const read = key ? readExpression(text, start, schema, budget, fixes, close) : undefined
+  return read && read !== 'truncated' && typeof read.value === 'string' && (read.value === key || PLACEHOLDER.test(read.value)) ? undefined : read
 }
+
+const PLACEHOLDER = /^(?:str|int|float|bool|list|dict|tuple|string|number|integer|boolean|array|object|any|[.…]+|<.*>)$|^(?:Optional|List|Dict|Union|Literal)\[/i
 
 /**
  * `lang="en)]`: a string that never closes ends before its first `)` when that one ends the call (fix
