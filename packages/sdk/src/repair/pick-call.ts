@@ -19,7 +19,7 @@ const failureOf = (raw: RawCall) => failures.get(raw) ?? 'invalid'
 
 /**
  * `raws[index]` resolved to `result`: the step, with the candidates `tried` before it and those after
- * it dropped, each under the declared name its written name means (`get.weather` → `get_weather`).
+ * it dropped, each under the declared name its written name means (`math_factorial` → `math.factorial`, `Search` → `search`).
  */
 export function pickCall(result: ValidCall, raws: RawCall[], index: number, tried: RawCall[], context: Context): PickedCall {
   const dropped: DroppedCall[] = [
