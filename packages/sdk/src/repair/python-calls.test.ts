@@ -254,3 +254,10 @@ describe('repairToolCall on a list holding a call no reading takes', () => {
     expect(error.message).toContain('calculate_area')
   })
 })
+
+describe('repairToolCall on a tool named in prose with a signature', () => {
+  it('should answer no_tool_call, reporting no unreadable call', () => {
+    const error = failure(() => read('I can look things up with search(query) or check the weather with get_weather(city).'))
+    expect(error.type).toBe('no_tool_call')
+  })
+})

@@ -195,6 +195,8 @@ function readCallAt(context: ExtractionContext, open: number, budget: Budget): n
     confident = true
     if (fence.language === 'tool_code') format = 'tool-code'
   }
+  // Sure by its place (a list, a token, a fence), not only by its name: what an unreadable call needs to be reported.
+  const placed = confident
   if (context.names?.has(name)) confident = true
 
   // `name(key: value)` only for a known name: in prose `see(note: 3)` is no call.
@@ -220,9 +222,10 @@ function readCallAt(context: ExtractionContext, open: number, budget: Budget): n
     if (confident) context.truncated = true
     return text.length
   }
-  // A call of a declared tool that cannot be read is reported as such, over its balanced parentheses;
-  // the calls after it are read on.
-  const unreadable = !parsed && confident && known ? balancedEnd(text, open, budget) : -1
+  // A call of a declared tool in a list (or after a token, in a fence) that cannot be read is reported
+  // as such, over its balanced parentheses, and the calls after it are read on; in prose
+  // (`I can call search(query)`) it is no call.
+  const unreadable = !parsed && placed && known ? balancedEnd(text, open, budget) : -1
   if (unreadable > 0) parsed = { args: text.slice(open + 1, unreadable - 1), keywordOnly: true, end: unreadable, fixes: [] }
   if (!parsed) return open + 1
   // An unknown name outside a pythonic context is a call only as `name(key=value)` opening its line:
