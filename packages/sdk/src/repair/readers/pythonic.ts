@@ -42,12 +42,18 @@ interface CallArguments {
  * (`../reading/python-expression`), and positional values are its parameters in declared order when
  * each fits its parameter's type.
  */
-export function parseCallArguments(text: string, openAt: number, budget: Budget = { steps: 0 }, colons = false, schema?: JsonSchemaNode): CallArguments | 'truncated' | undefined {
+export function parseCallArguments(text: string, openAt: number, budget: Budget = { steps: 0 }, colons = false, schemaOf?: () => JsonSchemaNode | undefined): CallArguments | 'truncated' | undefined {
   const keywords: Record<string, unknown> = {}
   const positional: unknown[] = []
   const fixes: string[] = []
-  const properties = isRecord(schema?.properties) ? (schema.properties as Record<string, JsonSchemaNode>) : {}
-  const order = Object.keys(properties)
+  // Looked up only when a value needs it: a clean call never asks for the schema.
+  let properties: Record<string, JsonSchemaNode> | undefined
+  const fields = () => (properties ??= (isRecord(schemaOf?.()?.properties) ? schemaOf!()!.properties : {}) as Record<string, JsonSchemaNode>)
+  const field = (key: string | number) => () => {
+    const all = fields()
+    const name = typeof key === 'number' ? Object.keys(all)[key] : key
+    return name !== undefined && Object.hasOwn(all, name) ? all[name] : undefined
+  }
   let keywordCount = 0
   const end = readItems(text, openAt, 41, (cursor) => {
     let keyEnd = cursor
@@ -56,7 +62,7 @@ export function parseCallArguments(text: string, openAt: number, budget: Budget 
     const assign = text.charCodeAt(afterKey)
     if (keyEnd > cursor && isNameStartCode(text.charCodeAt(cursor)) && (assign === 61 || (colons && assign === 58)) && text.charCodeAt(afterKey + 1) !== assign) {
       const key = text.slice(cursor, keyEnd)
-      const value = readArgument(text, afterKey + 1, budget, Object.hasOwn(properties, key) ? properties[key] : undefined, fixes, 41, key)
+      const value = readArgument(text, afterKey + 1, budget, field(key), fixes, 41, key)
       if (value === undefined || value === 'truncated') return value
       if (assign === 58) pushFix(fixes, 'colon-arguments')
       setOwn(keywords, key, value.value)
@@ -67,13 +73,14 @@ export function parseCallArguments(text: string, openAt: number, budget: Budget 
     // Python refuses a positional value after a keyword: `city=Paris, France` is no call of two values.
     if (keywordCount > 0) return undefined
     // A positional value is a literal: `get_weather(city)` in prose is the signature, no call with the word.
-    const value = readArgument(text, cursor, budget, properties[order[positional.length]!], fixes, 41, '')
+    const value = readArgument(text, cursor, budget, field(positional.length), fixes, 41, '')
     if (value === undefined || value === 'truncated') return value
     positional.push(value.value)
     return value.end
   })
   if (typeof end !== 'number') return end
-  if (positional.length > 0 && namesPositional(positional, keywords, properties, order)) {
+  const order = positional.length > 0 ? Object.keys(fields()) : []
+  if (positional.length > 0 && namesPositional(positional, keywords, fields(), order)) {
     for (let index = 0; index < positional.length; index++) setOwn(keywords, order[index]!, positional[index])
     pushFix(fixes, 'positional-arguments')
     return { args: keywords, keywordOnly: false, end, fixes }
@@ -87,7 +94,7 @@ export function parseCallArguments(text: string, openAt: number, budget: Budget 
  * A literal followed by its separator, else a list whose items are read so (`[alice, bob]`), else the
  * value as written, read by its parameter's type; a string never closed ends at `budget.closeAt`.
  */
-function readArgument(text: string, at: number, budget: Budget, schema: JsonSchemaNode | undefined, fixes: string[], close: number, key: string): LiteralResult {
+function readArgument(text: string, at: number, budget: Budget, schema: () => JsonSchemaNode | undefined, fixes: string[], close: number, key: string): LiteralResult {
   const literal = parsePythonLiteral(text, at, 1, budget)
   if (literal !== undefined && literal !== 'truncated') {
     const next = text.charCodeAt(skipSpaces(text, literal.end))
@@ -95,13 +102,16 @@ function readArgument(text: string, at: number, budget: Budget, schema: JsonSche
   }
   const start = skipSpaces(text, at)
   const first = text.charCodeAt(start)
-  if (budget.closeAt && close === 41 && (first === 34 || first === 39)) return readUnclosedString(text, start, budget, fixes)
+  if (close === 41 && (first === 34 || first === 39)) {
+    if (budget.closeAt) return readUnclosedString(text, start, budget, fixes)
+    budget.unclosed = true
+  }
   if (literal === 'truncated') return literal
-  const items = schema?.items
-  if (first === 91 && isRecord(items)) {
+  const items = first === 91 ? schema()?.items : undefined
+  if (isRecord(items)) {
     const values: unknown[] = []
     const end = readItems(text, start, 93, (cursor) => {
-      const item = readArgument(text, cursor, budget, items, fixes, 93, key)
+      const item = readArgument(text, cursor, budget, () => items, fixes, 93, key)
       if (item === undefined || item === 'truncated') return item
       values.push(item.value)
       return item.end
@@ -109,7 +119,7 @@ function readArgument(text: string, at: number, budget: Budget, schema: JsonSche
     return typeof end === 'number' ? { value: values, end } : end
   }
   // `city=city`, `city: str`, `city=<city>`, `city=...`: the signature or a placeholder, not a value.
-  const read = key ? readExpression(text, start, schema, budget, fixes, close) : undefined
+  const read = key ? readExpression(text, start, schema(), budget, fixes, close) : undefined
   return read && read !== 'truncated' && typeof read.value === 'string' && (read.value === key || PLACEHOLDER.test(read.value)) ? undefined : read
 }
 
@@ -201,8 +211,9 @@ function readCallAt(context: ExtractionContext, open: number, budget: Budget): n
 
   // `name(key: value)` only for a known name: in prose `see(note: 3)` is no call.
   const known = context.names?.has(name)
-  const schema = known ? context.schemaOf?.(name) : undefined
-  const parse = () => parseCallArguments(text, open, budget, known, schema)
+  const schemaOf = known && context.schemaOf ? () => context.schemaOf!(name) : undefined
+  const parse = () => parseCallArguments(text, open, budget, known, schemaOf)
+  budget.unclosed = false
   let parsed = parse()
   // Olmo 3 writes strings unescaped, line breaks included: a sure call is read again allowing them.
   if (parsed === undefined && confident) {
@@ -212,7 +223,7 @@ function readCallAt(context: ExtractionContext, open: number, budget: Budget): n
     if (again !== undefined && again !== 'truncated') parsed = again
   }
   // A string that never closes (`lang="en)]`) ends before the `)` that ends its call, in a sure call only.
-  if ((parsed === undefined || parsed === 'truncated') && confident) {
+  if ((parsed === undefined || parsed === 'truncated') && confident && budget.unclosed) {
     budget.closeAt = (at) => endsCall(context, at)
     const again = parse()
     budget.closeAt = undefined

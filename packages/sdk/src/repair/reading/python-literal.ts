@@ -17,6 +17,8 @@ export interface Budget {
   multiline?: boolean
   /** Whether the `)` at an offset ends a call (a string never closed ends before it): set only when the strict reading failed. */
   closeAt?: (at: number) => boolean
+  /** Set when a string argument did not read strictly: only then is the call read again with `closeAt`. */
+  unclosed?: boolean
 }
 
 /** A character of a Python name or attribute path: a word character or `.`. */
