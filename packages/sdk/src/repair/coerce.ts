@@ -5,6 +5,7 @@
  * ({@link coerceToSchema}) — the last step of the shape stage. Calls no stage.
  */
 import { InvokeError } from '../errors/invoke-error'
+import { parseLenientJson } from './lenient-json'
 import { pushFix } from './push-fix'
 
 /** Deepest nesting accepted in tool arguments; deeper input is refused, never walked. */
@@ -203,7 +204,9 @@ export function coerceToSchema(value: unknown, schema: unknown, fixes: string[],
 function convertScalar(value: unknown, types: string[], fixes: string[]): unknown {
   for (const type of types) {
     if ((type === 'object' || type === 'array') && typeof value === 'string') {
-      const decoded = decodeJsonString(value, [])
+      // JSON text, or a Python literal (`"['guitar', 'piano']"`) and nothing repaired in it.
+      const literal = /^\s*[[{]/.test(value) ? parseLenientJson(value) : undefined
+      const decoded = decodeJsonString(value, []) ?? (literal?.fixes.every((code) => code === 'python-literals') ? literal.value : undefined)
       if (decoded !== undefined && matchesType(decoded, type)) {
         pushFix(fixes, 'double-encoded-arguments')
         return decoded

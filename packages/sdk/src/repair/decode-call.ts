@@ -33,6 +33,7 @@ export interface UnusableArguments extends Failure {
 export function decodeCall(raw: RawCall, context: Context): DecodedCall | UnusableArguments {
   const fixes = [...raw.fixes]
   const name = raw.name?.trim() || undefined
+  if (raw.unreadable) return { rank: Rank.Invalid, message: `The arguments of "${name}" hold a value no reading takes: ${previewValue(raw.args)}.` }
   const decoded = decodeArguments(raw.args, fixes, () => fieldsOf(name, context))
   // Arguments of a known tool that cannot be read are invalid; of no tool, no call at all.
   const rank = () => (name && findTool(name, context) ? Rank.Invalid : Rank.NoTool)

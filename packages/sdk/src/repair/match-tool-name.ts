@@ -7,13 +7,12 @@ import { isNameStartCode, isWordCode } from '../text/char-codes'
 
 /**
  * Strips the namespaces models put in front of a tool name (`functions.scroll`,
- * `default_api.scroll`) and Kimi's call index suffix (`scroll:0`).
+ * `default_api.scroll`) and Kimi's call index suffix (`scroll:0`). A name of `names` (a tool declared
+ * as `functions.roots`) keeps its namespace.
  */
-export function cleanToolName(name: string): string {
-  return name
-    .trim()
-    .replace(/^(?:functions?|default_api|tools?)\./, '')
-    .replace(/:\d+$/, '')
+export function cleanToolName(name: string, names?: ReadonlySet<string>): string {
+  const trimmed = name.trim().replace(/:\d+$/, '')
+  return names?.has(trimmed) ? trimmed : trimmed.replace(/^(?:functions?|default_api|tools?)\./, '')
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import { InvokeError } from '../errors/invoke-error'
 import type { ChatResponseMessage, DroppedCall } from '../types'
-import { Rank, stringField, type Context, type Failure, type ValidCall } from './repair-context'
+import { findTool, Rank, stringField, type Context, type Failure, type ValidCall } from './repair-context'
 import { droppedOf, type RawCall } from './unwrap'
 
 /** The step: a valid call with every other call dropped, and the text written before it. */
@@ -17,13 +17,20 @@ export interface PickedCall extends ValidCall {
 const failures = new WeakMap<RawCall, string>()
 const failureOf = (raw: RawCall) => failures.get(raw) ?? 'invalid'
 
-/** `raws[index]` resolved to `result`: the step, with the candidates `tried` before it and those after it dropped. */
-export function pickCall(result: ValidCall, raws: RawCall[], index: number, tried: RawCall[]): PickedCall {
+/**
+ * `raws[index]` resolved to `result`: the step, with the candidates `tried` before it and those after
+ * it dropped, each under the declared name its written name means (`math_factorial` → `math.factorial`, `Search` → `search`).
+ */
+export function pickCall(result: ValidCall, raws: RawCall[], index: number, tried: RawCall[], context: Context): PickedCall {
   const dropped: DroppedCall[] = [
     ...tried.flatMap((raw) => droppedOf(raw, failureOf(raw))),
     ...raws.slice(index + 1).flatMap((raw) => droppedOf(raw, 'extra')),
     ...result.dropped,
   ]
+  for (const call of dropped) {
+    const found = call.name === undefined ? undefined : findTool(call.name, context)
+    if (found) call.name = found.action ?? found.toolName
+  }
   const fixes = [...result.fixes]
   if (dropped.length > 0) fixes.push(`dropped-calls:${dropped.length}`)
   const before = raws[index]!.before

@@ -9,6 +9,7 @@
 import type { ChatResponseMessage, ChatToolCall } from '../types'
 import { isPlainObject, pushFix } from './coerce'
 import { foundFixes } from './push-fix'
+import { MAX_CALLS } from './reading/limits'
 import { readCalls as readCallsWith, type ExtractedCall } from './extract-calls'
 import { missingClosers } from './lenient-json'
 import { fieldsOf, findTool, targetOf, type Context } from './repair-context'
@@ -65,7 +66,11 @@ export function candidatesIn(text: string, extra: readonly string[], context: Co
   const callFixes = closers ? [...extra, 'closed-json'] : extra
   const placed = calls.map((call, index) => ({ start: call.start, end: Math.min(ends?.[index] ?? call.start, text.length), name: calledTool(call, context) }))
   const { shown } = calls.length > 0 && !context.reasoning ? shownToUser(text, placed) : { shown: [] }
-  const raws = calls.flatMap((call, index) => (shown[index] ? [] : expandCalls(fromExtracted(call, callFixes, text.slice(0, call.start), context), context)))
+  const raws = calls.flatMap((call, index) => {
+    if (shown[index]) return []
+    const raw = fromExtracted(call, callFixes, text.slice(0, call.start), context)
+    return listedCalls(raw, context) ?? expandCalls(raw, context)
+  })
   return { raws, unclosed: truncated }
 }
 
@@ -76,12 +81,38 @@ function calledTool(call: ExtractedCall, context: Context): string | undefined {
   return written === undefined ? undefined : findTool(written, context)?.toolName
 }
 
+const asPair = (item: unknown, context: Context) => (Array.isArray(item) && item.length === 2 && typeof item[0] === 'string' && isPlainObject(item[1]) && findTool(item[0], context) ? (item as [string, unknown]) : undefined)
+
+/**
+ * Calls a nameless JSON list holds as `[NAME, {args}]` pairs (`["search", {"q": "a"}]`, or a list of
+ * them; fix `name-argument-pair`) or as strings that are each one call of a declared tool
+ * (`["search(q='a')", "search(q='b')"]`; fix `call-in-string`), read once more (`inner`).
+ */
+function listedCalls(raw: RawCall, context: Context): RawCall[] | undefined {
+  const { args, before } = raw
+  if (raw.name !== undefined || !Array.isArray(args) || args.length === 0) return undefined
+  const pair = asPair(args, context)
+  const pairs = pair ? [pair] : args.every((item) => asPair(item, context)) ? (args as Array<[string, unknown]>) : undefined
+  if (pairs) return pairs.map(([name, input]) => ({ name, args: input, fixes: [...raw.fixes, 'name-argument-pair'], before }))
+  // No more calls than a text may hold (`MAX_CALLS`): each string is read on its own.
+  if (args.length > MAX_CALLS || !args.every((item) => typeof item === 'string' && item.trimEnd().endsWith(')'))) return undefined
+  const calls: RawCall[] = []
+  for (const item of args as string[]) {
+    const read = readCalls(item, context)
+    const call = read.calls[0]
+    if (read.calls.length !== 1 || read.truncated || !call!.name || call!.start !== item.length - item.trimStart().length || !findTool(call!.name, context)) return undefined
+    calls.push({ name: call!.name, args: call!.args, fixes: [...raw.fixes, ...foundFixes(call!), 'call-in-string'], before, inner: true })
+  }
+  return calls
+}
+
 function fromExtracted(call: ExtractedCall, extra: readonly string[], before: string, context: Context): RawCall {
   const fixes: string[] = []
   for (const code of [call.format, ...call.fixes, ...extra]) if (typeof code === 'string' && code) pushFix(fixes, code)
   if (call.reader) pushFix(fixes, `reader:${call.reader}`)
   const raw: RawCall = { name: typeof call.name === 'string' && call.name ? call.name : undefined, args: call.args, fixes, before }
   if (!raw.name && call.calledName) raw.calledName = call.calledName
+  if (call.unreadable) raw.unreadable = true
   // `scroll: {"down": true}`: the name written before unnamed JSON, if the JSON alone does not resolve.
   // Not for JSON that carries reflection: that is a macro input without its action, and a word in
   // the prose must not become the action the model left out.

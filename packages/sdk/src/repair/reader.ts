@@ -34,6 +34,11 @@ export interface ExtractedCall {
   calledName?: string | undefined
   /** The name of the reader that read it (`result.fixes` gets `reader:<name>`). */
   reader?: string | undefined
+  /**
+   * A call of a declared tool whose arguments (`args`, the text as written) no reading takes: it is
+   * reported in `dropped` with why, never executed, and the other calls of its list stay.
+   */
+  unreadable?: boolean | undefined
 }
 
 /**

@@ -293,7 +293,7 @@ function pickFirst(raws: RawCall[], context: Context, tried: RawCall[]): RepairR
         }
       }
     }
-    if ('result' in outcome) return pickCall(outcome.result, raws, index, tried)
+    if ('result' in outcome) return pickCall(outcome.result, raws, index, tried, context)
     recordFailure(outcome, raw, context, tried)
   }
   return undefined

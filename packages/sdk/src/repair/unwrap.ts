@@ -32,6 +32,8 @@ export interface RawCall {
   before?: string
   /** Read from text found where arguments or an action were due: not read as text again. */
   inner?: boolean
+  /** Arguments no reading takes (`ExtractedCall.unreadable`): a failed call, reported in `dropped`. */
+  unreadable?: boolean
 }
 
 // Envelope keys are recognised by their shape, not from a list, so wrappers nobody listed still

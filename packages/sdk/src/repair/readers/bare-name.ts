@@ -11,7 +11,7 @@ import { addFound, readAlone, type BuiltInReader, type ExtractionContext } from 
 export function recognizeBareName(context: ExtractionContext): void {
   if (context.found.length > 0 || !context.names || context.text.length > 256) return
   const bare = trimEndOf(context.text.trim().replace(/^[`'"*]+/, ''), '`\'"*.!').trim()
-  const name = cleanToolName(bare)
+  const name = cleanToolName(bare, context.names)
   if (context.names.has(name)) addFound(context, { name, args: {}, format: 'bare-name', fixes: [], start: context.text.indexOf(bare) }, context.text.length)
 }
 

@@ -41,7 +41,7 @@ export function recognizeGemmaCalls(context: ExtractionContext): void {
     const nameStart = at + 5
     const nameEnd = readName(text, nameStart)
     let next = at + 5
-    const name = cleanToolName(text.slice(nameStart, nameEnd))
+    const name = cleanToolName(text.slice(nameStart, nameEnd), context.names)
     // Without its opening marker (`<start_function_call>`, `<|tool_call>`) a `call:` is a call only of a
     // known tool: `call:x{a:1}` inside another call's string or in prose is text.
     const sure = !context.names || context.names.has(name) || afterOpeningMarker(text, at)

@@ -36,7 +36,7 @@ export function recognizeArgumentPairs(context: ExtractionContext): void {
     }
     const rawName = nameText.trim()
     if (rawName.length === 0 || readName(rawName, 0) !== rawName.replace(/:\d+$/, '').length) continue
-    const name = cleanToolName(rawName)
+    const name = cleanToolName(rawName, context.names)
 
     const args: Record<string, unknown> = {}
     const fixes: string[] = []

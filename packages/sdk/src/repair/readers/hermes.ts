@@ -47,8 +47,8 @@ export function recognizeWrappers(context: ExtractionContext): void {
     // A bare tool name: GLM's rendering of a call without arguments.
     // Without its closer, only a body that runs to the end of the text is whole (servers strip stop tags).
     const whole = closeIndex >= 0 || index + 1 === tags.length
-    if (whole && trimmed.length > 0 && readName(trimmed, 0) === trimmed.length && (closeIndex >= 0 || context.names?.has(cleanToolName(trimmed)))) {
-      addFound(context, { name: cleanToolName(trimmed), args: {}, format: 'tool-markup:glm', fixes: [], start: tag.start }, closeEnd)
+    if (whole && trimmed.length > 0 && readName(trimmed, 0) === trimmed.length && (closeIndex >= 0 || context.names?.has(cleanToolName(trimmed, context.names)))) {
+      addFound(context, { name: cleanToolName(trimmed, context.names), args: {}, format: 'tool-markup:glm', fixes: [], start: tag.start }, closeEnd)
       continue
     }
     // A name, then JSON: `<tool_call>scroll\n{"down": true}</tool_call>`.
@@ -68,7 +68,7 @@ export function recognizeWrappers(context: ExtractionContext): void {
         continue
       }
       if (json && json.value !== null && typeof json.value === 'object') {
-        addFound(context, { name: cleanToolName(text.slice(nameStart, nameEnd)), args: json.value, format: 'tool-markup:hermes', fixes: json.fixes, start: tag.start }, closeEnd)
+        addFound(context, { name: cleanToolName(text.slice(nameStart, nameEnd), context.names), args: json.value, format: 'tool-markup:hermes', fixes: json.fixes, start: tag.start }, closeEnd)
         if (closeIndex >= 0) index = closeIndex
         continue
       }

@@ -105,7 +105,7 @@ function nameBefore(context: ExtractionContext, position: number): string | unde
   const words = window.match(WORD)
   if (!words) return undefined
   for (let index = words.length - 1; index >= 0; index--) {
-    const name = cleanToolName(trimEndOf(words[index]!, '.:-'))
+    const name = cleanToolName(trimEndOf(words[index]!, '.:-'), names)
     if (names.has(name)) return name
   }
   return undefined

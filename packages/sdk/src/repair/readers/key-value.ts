@@ -23,7 +23,7 @@ export function recognizeKeyValueCalls(context: ExtractionContext): void {
   const { text, names, fieldsOf } = context
   if (context.found.length > 0 || !names || !fieldsOf || !text.includes('=')) return
   for (const match of text.matchAll(HEAD)) {
-    const name = cleanToolName(match[1] ?? match[2]!)
+    const name = cleanToolName(match[1] ?? match[2]!, names)
     const fields = names.has(name) && fieldsOf(name)
     if (!fields) continue
     let end = match.index + match[0].length

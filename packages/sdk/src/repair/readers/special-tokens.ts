@@ -108,7 +108,7 @@ export function recognizeTokenCalls(context: ExtractionContext): void {
   // A known tool name opening the answer, then JSON (`scroll\n{"down": true}`, as GLM-4 writes it).
   const first = skipSpaces(text, 0)
   const nameEnd = readName(text, first)
-  if (nameEnd > first && context.names?.has(cleanToolName(text.slice(first, nameEnd)))) {
+  if (nameEnd > first && context.names?.has(cleanToolName(text.slice(first, nameEnd), context.names))) {
     markers.unshift({ start: first, end: first, family: 'name-json', callish: false, knownNameOnly: true })
   }
   if (tokens.length === 0 && markers.length === 0) return
@@ -145,7 +145,7 @@ function readAfterBoundary(context: ExtractionContext, boundary: Boundary): void
       if (digits > cursor + 1) cursor = digits
     }
     if (text.charCodeAt(cursor) === 40) return // `name(` is a pythonic call
-    const cleaned = cleanToolName(rawName)
+    const cleaned = cleanToolName(rawName, context.names)
     if (context.names?.has(cleaned) || !NOT_NAMES.has(cleaned.toLowerCase())) name = cleaned
   }
   if (boundary.knownNameOnly && !(name && context.names?.has(name))) return

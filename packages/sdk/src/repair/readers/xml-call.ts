@@ -45,7 +45,7 @@ export function recognizeXmlCalls(context: ExtractionContext): void {
     if (tag.close || PARAMETER_TAGS.has(tag.local) || text.endsWith('[>[', tag.start)) continue
     const rawName = tag.value ?? tag.attributes.name
     if (!rawName) continue
-    const name = cleanToolName(rawName)
+    const name = cleanToolName(rawName, context.names)
     if (!name || (!CALL_TAG_HINT.test(tag.local) && !context.names?.has(name))) continue
 
     let closeIndex = findClose(tags, index, tag.local)

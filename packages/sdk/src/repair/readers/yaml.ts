@@ -189,7 +189,7 @@ export function recognizeYamlCalls(context: ExtractionContext): void {
   }
 }
 
-const isName = (names: ReadonlySet<string>, name: string) => names.has(cleanToolName(name))
+const isName = (names: ReadonlySet<string>, name: string) => names.has(cleanToolName(name, names))
 
 /**
  * Whether a value names a known call: an envelope naming one, a key that is one, or an `action` key

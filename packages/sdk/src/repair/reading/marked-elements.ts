@@ -62,7 +62,7 @@ export function recognizeMarkedCalls(context: ExtractionContext, markers: Marker
       context.truncated = true
       return
     }
-    const name = read && cleanToolName(decodeXmlReferences(read.node.attributes[nameKey] ?? ''))
+    const name = read && cleanToolName(decodeXmlReferences(read.node.attributes[nameKey] ?? ''), context.names)
     if (!read || !name) continue
     const fixes: string[] = []
     addFound(context, { name, args: argumentsOf(name, read.node, fixes), format: `tool-markup:${format}`, fixes, start: at }, read.end)

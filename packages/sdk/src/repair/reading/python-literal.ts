@@ -15,6 +15,10 @@ export interface Budget {
   steps: number
   /** Single-quoted strings may hold raw line breaks (Olmo 3's template writes strings unescaped). */
   multiline?: boolean
+  /** Whether the `)` at an offset ends a call (a string never closed ends before it): set only when the strict reading failed. */
+  closeAt?: (at: number) => boolean
+  /** Set when a string argument did not read strictly: only then is the call read again with `closeAt`. */
+  unclosed?: boolean
 }
 
 /** A character of a Python name or attribute path: a word character or `.`. */
@@ -119,7 +123,8 @@ function parseNumber(text: string, start: number): LiteralResult {
   if (run >= text.length) return 'truncated'
   const match = /^[+-]?(?:\d[\d_]*)?(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(start, start + 64))
   const literal = match?.[0] ?? ''
-  if (!/\d/.test(literal)) return undefined
+  // `02139` is no Python number: read as one, a zip code would lose its zero.
+  if (!/\d/.test(literal) || (/^[+-]?0[\d_]*[1-9]/.test(literal) && !/[.eE]/.test(literal))) return undefined
   const value = Number(literal.replace(/_/g, ''))
   if (!Number.isFinite(value)) return undefined
   return { value, end: start + literal.length }
