@@ -36,6 +36,10 @@ describe('repairToolCall', () => {
       ['Kimi without <|tool_call_end|>', '<|tool_calls_section_begin|><|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{"query": "x"}'],
       ['DeepSeek without <｜tool▁call▁end｜>', '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>search\n```json\n{"query": "x"}\n```'],
       ["gpt-oss without <|call|>", '<|start|>assistant<|channel|>commentary to=functions.search <|constrain|>json<|message|>{"query": "x"}'],
+      ['gpt-oss with the recipient in the role header (the prompt ended at <|start|>assistant)', ' to=functions.search<|channel|>commentary<|message|>{"query": "x"}'],
+      ['gpt-oss with the recipient in the role header, analysis channel, <|call|>', ' to=functions.search<|channel|>analysis<|message|>{"query": "x"}<|call|>'],
+      ['gpt-oss with the recipient in the role header and <|constrain|>json', ' to=functions.search<|channel|>commentary <|constrain|>json<|message|>{"query": "x"}'],
+      ['gpt-oss with its tokens stripped, the channel run into the name', ' to=functions.searchcommentary json{"query": "x"}'],
       ['LFM2 without <|tool_call_end|>', '<|tool_call_start|>[search(query="x")]'],
       ['Gemma without <end_function_call>', '<start_function_call>call:search{query:<escape>x<escape>}'],
       ['Llama with <|eom_id|> for its end', '<|python_tag|>{"name": "search", "parameters": {"query": "x"}}<|eom_id|>'],
@@ -103,6 +107,22 @@ describe('repairToolCall', () => {
       const result = repairToolCall(content(text), two)
       expect(result.toolCall).toEqual(SEARCH_X)
       expect(result.dropped).toEqual([])
+    })
+
+    it.each([
+      ['an analysis-channel call, then a final message', '<|channel|>analysis to=functions.search <|constrain|>json<|message|>{"query": "x"}<|call|><|start|>assistant<|channel|>final<|message|>It is x.<|return|>'],
+      ['an analysis-channel call with the recipient in the role, then a final message', '<|channel|>analysis<|message|>Hm.<|end|><|start|>assistant to=functions.search<|channel|>analysis<|message|>{"query": "x"}<|call|><|start|>assistant<|channel|>final<|message|>It is x.<|return|>'],
+      ['a call in a to=self message, then a message to=user (Muse Glimmer)', ' to=self<|message|>I could call <atem:function_calls>\n<atem:invoke name="search">\n<atem:parameter name="query">x</atem:parameter>\n</atem:invoke>\n</atem:function_calls><|eom|><|start|>assistant to=user<|message|>It is x.<|eot|>'],
+    ])('should not execute %s: the model thought of the call and answered the user', (_label, text) => {
+      expect(failure(() => repairToolCall(content(text), two)).type).toBe('no_tool_call')
+    })
+
+    it.each([
+      ['a </think> in a Qwen3-Coder value', '<tool_call>\n<function=search>\n<parameter=query>\nx</think>\n</parameter>\n</function>\n</tool_call>', 'x</think>'],
+      ['a <think> in a GLM value after the reasoning', '<think>Plan.</think><tool_call>search\n<arg_key>query</arg_key>\n<arg_value><think> x</arg_value>\n</tool_call>', '<think> x'],
+      ['a </think> in a Python string', "[search(query='a </think> b')]", 'a </think> b'],
+    ])('should read %s as text of the value, not the end of the reasoning', (_label, text, query) => {
+      expect(repairToolCall(content(text), two).toolCall).toEqual({ name: 'search', args: { query } })
     })
 
     it("should not take a call drafted in the reasoning when the answer is harmony's final message", () => {

@@ -8,6 +8,12 @@
  * - Harmony `to=functions.name <|constrain|>json<|message|>{…}` and its stripped `to=functions.name json{…}`,
  * - Llama `<|python_tag|>{…}`, and families not listed that put a name and JSON between tokens.
  *
+ * Harmony (gpt-oss): a message whose header names a recipient `to=functions.NAME` is a call, in the
+ * `commentary` and in the `analysis` channel, the recipient before or after `<|channel|>` (an answer to a
+ * prompt that ends at `<|start|>assistant` begins ` to=functions.NAME<|channel|>…`), `<|call|>` or not.
+ * An analysis message without a recipient is reasoning; so is one with a recipient when the model then
+ * writes to the user (`final`): it only thought of the call (`splitReasoning` decides both).
+ *
  * Text rules: the arguments are JSON (read leniently), so their values are typed by JSON itself and
  * strings keep every character the JSON spells; spaces and line breaks between the tokens, the name
  * and the JSON are layout (Kimi, V3.1 and harmony write none, DeepSeek V3 a line break and a ```json
@@ -26,7 +32,7 @@ import { tokenAt, tokenFamily, tokenName, type TokenSpan } from '../reading/spec
 import { looksLikeJsonOpener } from '../scan-json'
 
 // Words a template puts between the name and the arguments (`<|constrain|>json`, `commentary`).
-const GAP_WORDS = new Set(['json', 'code', 'commentary'])
+const GAP_WORDS = new Set(['json', 'code', 'commentary', 'analysis'])
 // A label before the arguments, maybe wrapped in symbols: `Action Input:`, `✿ARGS✿:`, `**Arguments:**`.
 const ARGUMENT_LABEL = /^[^\w\s:{}[\]"'`(<]{0,3}(?:action[ _]input|input|arguments|args|parameters|params)[ \t]*[^\w\s{}[\]"'`(<]{0,3}:[^\w\s{}[\]"'`(<]{0,3}/i
 // A label that names the call at a line start, wrapped in symbols: Qwen-Agent's `✿FUNCTION✿:`,
@@ -55,6 +61,7 @@ const NOT_NAMES = new Set([
   'parameters',
   'name',
 ])
+const STRIPPED_CHANNEL = /(?:commentary|analysis)$/
 const CALL_TOKEN_HINT = /tool|call|function|args|python|message/
 const MAX_GAP_STEPS = 8
 
@@ -145,7 +152,13 @@ function readAfterBoundary(context: ExtractionContext, boundary: Boundary): void
       if (digits > cursor + 1) cursor = digits
     }
     if (text.charCodeAt(cursor) === 40) return // `name(` is a pythonic call
-    const cleaned = cleanToolName(rawName)
+    let cleaned = cleanToolName(rawName)
+    // Harmony with its tokens stripped runs the channel into the recipient: `to=functions.searchcommentary json{…}`.
+    const channel = STRIPPED_CHANNEL.exec(cleaned)
+    if (channel && !context.names?.has(cleaned) && context.names?.has(cleaned.slice(0, channel.index))) {
+      cursor -= channel[0].length
+      cleaned = cleaned.slice(0, channel.index)
+    }
     if (context.names?.has(cleaned) || !NOT_NAMES.has(cleaned.toLowerCase())) name = cleaned
   }
   if (boundary.knownNameOnly && !(name && context.names?.has(name))) return

@@ -20,6 +20,9 @@
  *   content as written.
  * - The text is then typed by the field's schema ({@link decodeArgument}): a string field gets the text
  *   as is. DSML's `string="true"` marks the text as the string itself; `string="false"` as JSON.
+ *
+ * Muse Glimmer frames each call as a harmony-like message `to=NAME`; a message `to=self` is reasoning,
+ * so a call written there is a draft, and no call at all once the model writes a message `to=user`.
  */
 import { isRecord } from '../../util/is-record'
 import { setOwn } from '../../util/set-own'
