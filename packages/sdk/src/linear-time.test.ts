@@ -89,6 +89,8 @@ describe('repairToolCall on crafted worst cases', () => {
         ['a flood of <arg_key>', text((size) => fill(size, '<arg_key>index</arg_key><arg_value>'))],
         ['a flood of <think>', text((size) => fill(size, '<think>'))],
         ['<think> markers inside a call value that never closes', text((size) => fill(size, '</think><think>', '<tool_call>\n<function=click>\n<parameter=index>\n'))],
+        ['call openers inside a parameter value that never closes', text((size) => fill(size, '<function=f><invoke name="f"><tool_call>', '<tool_call>\n<function=click>\n<parameter=index>\n'))],
+        ['call openers inside parameter values, each closed', text((size) => fill(size, '<parameter=index><function=f></parameter>', '<function=click>'))],
         ['a flood of harmony analysis headers with no end', text((size) => fill(size, '<|channel|>analysis<|message|>x'))],
         ['a flood of to=self headers without a message', text((size) => fill(size, ' to=self'))],
         ['analysis calls with recipients, a final message at the end', text((size) => fill(size, ' to=functions.click<|channel|>analysis<|message|>{"index": 1}', '', '<|channel|>final<|message|>ok'))],

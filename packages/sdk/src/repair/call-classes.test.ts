@@ -125,6 +125,18 @@ describe('repairToolCall', () => {
       expect(repairToolCall(content(text), two).toolCall).toEqual({ name: 'search', args: { query } })
     })
 
+    it.each([
+      ['a Hermes call in a Python string', `[search(query='<tool_call>{"name": "get_time", "arguments": {"tz": "UTC"}}</tool_call>')]`, '<tool_call>{"name": "get_time", "arguments": {"tz": "UTC"}}</tool_call>'],
+      ['a Qwen3-Coder opener and JSON in a Python string', "[search(query='<function=get_time>[1, 2]')]", '<function=get_time>[1, 2]'],
+      ['a recipient and JSON in a Gemma string', '<start_function_call>call:search{query:<escape> to=functions.get_time{"tz": "UTC"}<escape>}<end_function_call>', ' to=functions.get_time{"tz": "UTC"}'],
+      ['a MiniMax invoke in a Qwen3-Coder value', '<tool_call>\n<function=search>\n<parameter=query>\n<invoke name="get_time">{"tz": "UTC"}</invoke>\n</parameter>\n</function>\n</tool_call>', '<invoke name="get_time">{"tz": "UTC"}</invoke>'],
+      ['a Qwen3-Coder call in a GLM value', '<tool_call>search\n<arg_key>query</arg_key>\n<arg_value><function=get_time>\n<parameter=tz>\nUTC\n</parameter>\n</function></arg_value>\n</tool_call>', '<function=get_time>\n<parameter=tz>\nUTC\n</parameter>\n</function>'],
+    ])('should read %s as text of the value, never as a call', (_label, text, query) => {
+      const result = repairToolCall(content(text), two)
+      expect(result.toolCall).toEqual({ name: 'search', args: { query } })
+      expect(result.dropped).toEqual([])
+    })
+
     it("should not take a call drafted in the reasoning when the answer is harmony's final message", () => {
       const text = '<|channel|>analysis<|message|>I could call search(query="x") but I know it.<|end|><|start|>assistant<|channel|>final<|message|>It is x.<|return|>'
       expect(failure(() => repairToolCall(content(text), two)).type).toBe('no_tool_call')

@@ -133,6 +133,9 @@ export function recognizeXmlCalls(context: ExtractionContext): void {
           treeBody = isRecord(tree)
           if (treeBody) value = tree
         }
+        // An opener with no closer and nothing a call holds after it (parameters, JSON, elements) is text
+        // (`'<function=f>'` in another format's string), not a call.
+        if (closeIndex < 0 && !treeBody) continue
       }
     }
     const format = tag.marked
