@@ -137,6 +137,14 @@ describe('repairToolCall', () => {
       expect(result.dropped).toEqual([])
     })
 
+    it.each([
+      ['MiniMax M3 elements inside a string parameter', `${']<]minimax[>['}<invoke name="search">\n${']<]minimax[>['}<query>a ${']<]minimax[>['}<b>bold${']<]minimax[>['}</b> c${']<]minimax[>['}</query>\n${']<]minimax[>['}</invoke>`, `a ${']<]minimax[>['}<b>bold${']<]minimax[>['}</b> c`],
+      ['an XML tree inside a string parameter', '<tool_call><name>search</name><arguments><query>a <b>bold</b> c</query></arguments></tool_call>', 'a <b>bold</b> c'],
+      ['repeated elements inside a string parameter of an element tree', '<function_calls><invoke><tool_name>search</tool_name><parameters><query><p>x</p><p>y</p></query></parameters></invoke></function_calls>', '<p>x</p><p>y</p>'],
+    ])('should read %s as its text with the markup inside, exactly', (_label, text, query) => {
+      expect(repairToolCall(content(text), two).toolCall).toEqual({ name: 'search', args: { query } })
+    })
+
     it("should not take a call drafted in the reasoning when the answer is harmony's final message", () => {
       const text = '<|channel|>analysis<|message|>I could call search(query="x") but I know it.<|end|><|start|>assistant<|channel|>final<|message|>It is x.<|return|>'
       expect(failure(() => repairToolCall(content(text), two)).type).toBe('no_tool_call')

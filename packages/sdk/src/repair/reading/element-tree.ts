@@ -43,7 +43,12 @@ export function readElementTree(text: string, from: number, to: number, fixes: s
     if (match[1] === '/') {
       if (top === root || top.local !== local) return undefined
       stack.pop()
-      const value = top.children.length > 0 ? toObject(top.children) : decodeValue(valueText(text.slice(top.at, match.index), ON_OWN_LINE), undefined, fixes)
+      const inner = valueText(text.slice(top.at, match.index), ON_OWN_LINE)
+      let value: unknown
+      if (top.children.length > 0) {
+        value = toObject(top.children)
+        elementText.set(value as object, inner)
+      } else value = decodeValue(inner, undefined, fixes)
       stack[stack.length - 1]!.children.push([top.key, value])
       continue
     }
@@ -73,6 +78,12 @@ export function readElementTree(text: string, from: number, to: number, fixes: s
   }
   return toObject(children)
 }
+
+/**
+ * The text an object read from elements was written as (`<note>a <b>b</b></note>` → `a <b>b</b>`): a
+ * string field whose value came as elements is that text, exactly, not the object (see `coerce`).
+ */
+export const elementText = new WeakMap<object, string>()
 
 /** Children as an object; a repeated element becomes an array. Keys are set as own data properties. */
 export function toObject(children: ReadonlyArray<[string, unknown]>): Record<string, unknown> {
