@@ -109,6 +109,9 @@ describe('repairToolCall on crafted worst cases', () => {
       'the special-token readers',
       [
         ['a flood of [TOOL_CALLS]', text((size) => fill(size, '[TOOL_CALLS]click[ARGS]'))],
+        ['a flood of [TOOL_CALLS] lists short of their ]', text((size) => fill(size, '[TOOL_CALLS][{"index": 1}'))],
+        ['one long [TOOL_CALLS] list short of its ]', text((size) => fill(size, '{"name": "click", "arguments": {"index": 1}}, ', '[TOOL_CALLS][', '{}'))],
+        ['a flood of >>>python code messages', text((size) => fill(size, '>>>python\nx = 1\n'))],
         ['a flood of <|tool_call_begin|>', text((size) => fill(size, '<|tool_call_begin|>'))],
         ['a flood of <[', text((size) => fill(size, '<['))],
         ['a flood of <n', text((size) => fill(size, '<n'))],

@@ -40,12 +40,25 @@ describe('repairToolCall', () => {
       ['gpt-oss with the recipient in the role header, analysis channel, <|call|>', ' to=functions.search<|channel|>analysis<|message|>{"query": "x"}<|call|>'],
       ['gpt-oss with the recipient in the role header and <|constrain|>json', ' to=functions.search<|channel|>commentary <|constrain|>json<|message|>{"query": "x"}'],
       ['gpt-oss with its tokens stripped, the channel run into the name', ' to=functions.searchcommentary json{"query": "x"}'],
+      ["Mistral's list with only its final ] cut", '[TOOL_CALLS][{"name": "search", "arguments": {"query": "x"}}'],
       ['LFM2 without <|tool_call_end|>', '<|tool_call_start|>[search(query="x")]'],
       ['Gemma without <end_function_call>', '<start_function_call>call:search{query:<escape>x<escape>}'],
       ['Llama with <|eom_id|> for its end', '<|python_tag|>{"name": "search", "parameters": {"query": "x"}}<|eom_id|>'],
       ['a ReAct input line ending in <|eot_id|>, the token no part of the value', 'Action: search\nAction Input: query=x<|eot_id|>'],
     ])('should take %s', (_label, text) => {
       expect(repairToolCall(content(text), two).toolCall).toEqual(SEARCH_X)
+    })
+
+    it("should read Functionary's python built-in (raw code after the recipient) for a declared python tool of one string parameter", () => {
+      const python = tool('python', z.object({ code: z.string() }))
+      const text = '>>>python\nimport os\n\nprint([f for f in os.listdir(".")])'
+      expect(repairToolCall(content(text), { python }).toolCall).toEqual({ name: 'python', args: { code: 'import os\n\nprint([f for f in os.listdir(".")])' } })
+      // Another message after the code ends it.
+      expect(repairToolCall(content('>>>python\nprint(1)\n>>>all\nDone.'), { python }).toolCall.args).toEqual({ code: 'print(1)' })
+    })
+
+    it("should keep Mistral's list cut inside its last call cut off", () => {
+      expect(failure(() => repairToolCall(content('[TOOL_CALLS][{"name": "search", "arguments": {"query": "x"}'), two)).type).toBe('no_tool_call')
     })
 
     it('should end a call without its closer at the next call, so the next one is reported', () => {
