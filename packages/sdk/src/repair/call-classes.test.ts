@@ -41,6 +41,8 @@ describe('repairToolCall', () => {
       ['gpt-oss with the recipient in the role header and <|constrain|>json', ' to=functions.search<|channel|>commentary <|constrain|>json<|message|>{"query": "x"}'],
       ['gpt-oss with its tokens stripped, the channel run into the name', ' to=functions.searchcommentary json{"query": "x"}'],
       ["Mistral's list with only its final ] cut", '[TOOL_CALLS][{"name": "search", "arguments": {"query": "x"}}'],
+      ['an element tree missing an inner closer', '<tool_call><name>search</name><arguments><query>x</arguments></tool_call>'],
+      ['an element tree missing the closer of its parameter', '<function_calls><invoke><tool_name>search</tool_name><parameters><query>x</parameters></invoke></function_calls>'],
       ['LFM2 without <|tool_call_end|>', '<|tool_call_start|>[search(query="x")]'],
       ['Gemma without <end_function_call>', '<start_function_call>call:search{query:<escape>x<escape>}'],
       ['Llama with <|eom_id|> for its end', '<|python_tag|>{"name": "search", "parameters": {"query": "x"}}<|eom_id|>'],
