@@ -160,6 +160,12 @@ describe('repairToolCall', () => {
       expect(repairToolCall(content(text), two).toolCall).toEqual({ name: 'search', args: { query } })
     })
 
+    it('should keep the text before a list of named envelopes with the call opened from it', () => {
+      const result = repairToolCall(content('Let me search.\n[{"name": "search", "arguments": {"query": "x"}}, {"name": "get_time", "arguments": {"tz": "UTC"}}]'), two)
+      expect(result.toolCall).toEqual(SEARCH_X)
+      expect(result.textBefore).toBe('Let me search.\n')
+    })
+
     it("should not take a call drafted in the reasoning when the answer is harmony's final message", () => {
       const text = '<|channel|>analysis<|message|>I could call search(query="x") but I know it.<|end|><|start|>assistant<|channel|>final<|message|>It is x.<|return|>'
       expect(failure(() => repairToolCall(content(text), two)).type).toBe('no_tool_call')
