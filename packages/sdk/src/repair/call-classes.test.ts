@@ -36,12 +36,31 @@ describe('repairToolCall', () => {
       ['Kimi without <|tool_call_end|>', '<|tool_calls_section_begin|><|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{"query": "x"}'],
       ['DeepSeek without <｜tool▁call▁end｜>', '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>search\n```json\n{"query": "x"}\n```'],
       ["gpt-oss without <|call|>", '<|start|>assistant<|channel|>commentary to=functions.search <|constrain|>json<|message|>{"query": "x"}'],
+      ['gpt-oss with the recipient in the role header (the prompt ended at <|start|>assistant)', ' to=functions.search<|channel|>commentary<|message|>{"query": "x"}'],
+      ['gpt-oss with the recipient in the role header, analysis channel, <|call|>', ' to=functions.search<|channel|>analysis<|message|>{"query": "x"}<|call|>'],
+      ['gpt-oss with the recipient in the role header and <|constrain|>json', ' to=functions.search<|channel|>commentary <|constrain|>json<|message|>{"query": "x"}'],
+      ['gpt-oss with its tokens stripped, the channel run into the name', ' to=functions.searchcommentary json{"query": "x"}'],
+      ["Mistral's list with only its final ] cut", '[TOOL_CALLS][{"name": "search", "arguments": {"query": "x"}}'],
+      ['an element tree missing an inner closer', '<tool_call><name>search</name><arguments><query>x</arguments></tool_call>'],
+      ['an element tree missing the closer of its parameter', '<function_calls><invoke><tool_name>search</tool_name><parameters><query>x</parameters></invoke></function_calls>'],
       ['LFM2 without <|tool_call_end|>', '<|tool_call_start|>[search(query="x")]'],
       ['Gemma without <end_function_call>', '<start_function_call>call:search{query:<escape>x<escape>}'],
       ['Llama with <|eom_id|> for its end', '<|python_tag|>{"name": "search", "parameters": {"query": "x"}}<|eom_id|>'],
       ['a ReAct input line ending in <|eot_id|>, the token no part of the value', 'Action: search\nAction Input: query=x<|eot_id|>'],
     ])('should take %s', (_label, text) => {
       expect(repairToolCall(content(text), two).toolCall).toEqual(SEARCH_X)
+    })
+
+    it("should read Functionary's python built-in (raw code after the recipient) for a declared python tool of one string parameter", () => {
+      const python = tool('python', z.object({ code: z.string() }))
+      const text = '>>>python\nimport os\n\nprint([f for f in os.listdir(".")])'
+      expect(repairToolCall(content(text), { python }).toolCall).toEqual({ name: 'python', args: { code: 'import os\n\nprint([f for f in os.listdir(".")])' } })
+      // Another message after the code ends it.
+      expect(repairToolCall(content('>>>python\nprint(1)\n>>>all\nDone.'), { python }).toolCall.args).toEqual({ code: 'print(1)' })
+    })
+
+    it("should keep Mistral's list cut inside its last call cut off", () => {
+      expect(failure(() => repairToolCall(content('[TOOL_CALLS][{"name": "search", "arguments": {"query": "x"}'), two)).type).toBe('no_tool_call')
     })
 
     it('should end a call without its closer at the next call, so the next one is reported', () => {
@@ -103,6 +122,48 @@ describe('repairToolCall', () => {
       const result = repairToolCall(content(text), two)
       expect(result.toolCall).toEqual(SEARCH_X)
       expect(result.dropped).toEqual([])
+    })
+
+    it.each([
+      ['an analysis-channel call, then a final message', '<|channel|>analysis to=functions.search <|constrain|>json<|message|>{"query": "x"}<|call|><|start|>assistant<|channel|>final<|message|>It is x.<|return|>'],
+      ['an analysis-channel call with the recipient in the role, then a final message', '<|channel|>analysis<|message|>Hm.<|end|><|start|>assistant to=functions.search<|channel|>analysis<|message|>{"query": "x"}<|call|><|start|>assistant<|channel|>final<|message|>It is x.<|return|>'],
+      ['a call in a to=self message, then a message to=user (Muse Glimmer)', ' to=self<|message|>I could call <atem:function_calls>\n<atem:invoke name="search">\n<atem:parameter name="query">x</atem:parameter>\n</atem:invoke>\n</atem:function_calls><|eom|><|start|>assistant to=user<|message|>It is x.<|eot|>'],
+    ])('should not execute %s: the model thought of the call and answered the user', (_label, text) => {
+      expect(failure(() => repairToolCall(content(text), two)).type).toBe('no_tool_call')
+    })
+
+    it.each([
+      ['a </think> in a Qwen3-Coder value', '<tool_call>\n<function=search>\n<parameter=query>\nx</think>\n</parameter>\n</function>\n</tool_call>', 'x</think>'],
+      ['a <think> in a GLM value after the reasoning', '<think>Plan.</think><tool_call>search\n<arg_key>query</arg_key>\n<arg_value><think> x</arg_value>\n</tool_call>', '<think> x'],
+      ['a </think> in a Python string', "[search(query='a </think> b')]", 'a </think> b'],
+    ])('should read %s as text of the value, not the end of the reasoning', (_label, text, query) => {
+      expect(repairToolCall(content(text), two).toolCall).toEqual({ name: 'search', args: { query } })
+    })
+
+    it.each([
+      ['a Hermes call in a Python string', `[search(query='<tool_call>{"name": "get_time", "arguments": {"tz": "UTC"}}</tool_call>')]`, '<tool_call>{"name": "get_time", "arguments": {"tz": "UTC"}}</tool_call>'],
+      ['a Qwen3-Coder opener and JSON in a Python string', "[search(query='<function=get_time>[1, 2]')]", '<function=get_time>[1, 2]'],
+      ['a recipient and JSON in a Gemma string', '<start_function_call>call:search{query:<escape> to=functions.get_time{"tz": "UTC"}<escape>}<end_function_call>', ' to=functions.get_time{"tz": "UTC"}'],
+      ['a MiniMax invoke in a Qwen3-Coder value', '<tool_call>\n<function=search>\n<parameter=query>\n<invoke name="get_time">{"tz": "UTC"}</invoke>\n</parameter>\n</function>\n</tool_call>', '<invoke name="get_time">{"tz": "UTC"}</invoke>'],
+      ['a Qwen3-Coder call in a GLM value', '<tool_call>search\n<arg_key>query</arg_key>\n<arg_value><function=get_time>\n<parameter=tz>\nUTC\n</parameter>\n</function></arg_value>\n</tool_call>', '<function=get_time>\n<parameter=tz>\nUTC\n</parameter>\n</function>'],
+    ])('should read %s as text of the value, never as a call', (_label, text, query) => {
+      const result = repairToolCall(content(text), two)
+      expect(result.toolCall).toEqual({ name: 'search', args: { query } })
+      expect(result.dropped).toEqual([])
+    })
+
+    it.each([
+      ['MiniMax M3 elements inside a string parameter', `${']<]minimax[>['}<invoke name="search">\n${']<]minimax[>['}<query>a ${']<]minimax[>['}<b>bold${']<]minimax[>['}</b> c${']<]minimax[>['}</query>\n${']<]minimax[>['}</invoke>`, `a ${']<]minimax[>['}<b>bold${']<]minimax[>['}</b> c`],
+      ['an XML tree inside a string parameter', '<tool_call><name>search</name><arguments><query>a <b>bold</b> c</query></arguments></tool_call>', 'a <b>bold</b> c'],
+      ['repeated elements inside a string parameter of an element tree', '<function_calls><invoke><tool_name>search</tool_name><parameters><query><p>x</p><p>y</p></query></parameters></invoke></function_calls>', '<p>x</p><p>y</p>'],
+    ])('should read %s as its text with the markup inside, exactly', (_label, text, query) => {
+      expect(repairToolCall(content(text), two).toolCall).toEqual({ name: 'search', args: { query } })
+    })
+
+    it('should keep the text before a list of named envelopes with the call opened from it', () => {
+      const result = repairToolCall(content('Let me search.\n[{"name": "search", "arguments": {"query": "x"}}, {"name": "get_time", "arguments": {"tz": "UTC"}}]'), two)
+      expect(result.toolCall).toEqual(SEARCH_X)
+      expect(result.textBefore).toBe('Let me search.\n')
     })
 
     it("should not take a call drafted in the reasoning when the answer is harmony's final message", () => {

@@ -7,6 +7,7 @@
 import { InvokeError } from '../errors/invoke-error'
 import { parseLenientJson } from './lenient-json'
 import { pushFix } from './push-fix'
+import { elementText } from './reading/element-tree'
 
 /** Deepest nesting accepted in tool arguments; deeper input is refused, never walked. */
 export const MAX_ARGUMENT_DEPTH = 64
@@ -46,6 +47,9 @@ export function sanitizeValue(value: unknown, fixes: string[], depth = 0): unkno
     }
     copy[key] = sanitizeValue((value as Record<string, unknown>)[key], fixes, depth + 1)
   }
+  // The copy keeps the text its elements were written as (a string field takes that text).
+  const written = elementText.get(value)
+  if (written !== undefined) elementText.set(copy, written)
   return copy
 }
 
@@ -237,6 +241,12 @@ function convertScalar(value: unknown, types: string[], fixes: string[]): unknow
     if (type === 'string' && (typeof value === 'number' || typeof value === 'boolean')) {
       pushFix(fixes, 'coerced:string')
       return String(value)
+    }
+    // Elements inside a string field (`<note>a <b>b</b></note>`): the value is their text as written.
+    const written = type === 'string' && typeof value === 'object' && value !== null ? elementText.get(value) : undefined
+    if (written !== undefined) {
+      pushFix(fixes, 'coerced:string')
+      return written
     }
   }
   const wantsArray = types.includes('array')

@@ -80,7 +80,21 @@ export function readCalls(text: string, readers: readonly Reader[], options: Ext
   }
 }
 
-function readCallsFrom(text: string, readers: readonly Reader[], options: ExtractCallsOptions): ExtractCallsResult {
+/**
+ * The text ranges of the calls `readers` find in `text`, in text order: where a reasoning marker is
+ * text of a value (`<parameter=note></think></parameter>`) rather than the end of the reasoning.
+ */
+export function callRanges(text: string, readers: readonly Reader[], options: ExtractCallsOptions = {}): TextRange[] {
+  try {
+    return rangesOf(findAll(text, readers, options))
+  } catch {
+    return []
+  }
+}
+
+const rangesOf = (context: ReadingContext): TextRange[] => context.found.map((found) => [found.call.start, found.end] as const)
+
+function findAll(text: string, readers: readonly Reader[], options: ExtractCallsOptions): ReadingContext {
   const context = createReadingContext(text, options.names, options.fieldsOf, options.schemaOf)
   for (const stage of STAGES) {
     for (const reader of readers) {
@@ -90,8 +104,12 @@ function readCallsFrom(text: string, readers: readonly Reader[], options: Extrac
       if (stage === 'markup') dropMarkupInsideJson(context)
     }
   }
+  return context
+}
 
-  const claimed: TextRange[] = context.found.map((found) => [found.call.start, found.end] as const)
+function readCallsFrom(text: string, readers: readonly Reader[], options: ExtractCallsOptions): ExtractCallsResult {
+  const context = findAll(text, readers, options)
+  const claimed = rangesOf(context)
   // An unclosed opener inside a call that was read completely (a `{` in a parameter value) is not truncation.
   const truncated = context.truncated || (context.scan.truncated && !insideAny(claimed, context.scan.truncatedStart))
   const found = context.found.sort((left, right) => left.call.start - right.call.start)

@@ -89,9 +89,9 @@ describe('layout around values on their own lines', () => {
     expect(read(text).toolCall.args).toEqual({ path: 'a.txt', content: 'def f():\n    return 1' })
   })
 
-  it('should read a Seed-OSS value exactly as written between its tags', () => {
-    const text = '<seed:tool_call>\n<function=write_file>\n<parameter=path>a.txt</parameter>\n<parameter=content>\nx\n</parameter>\n</function>\n</seed:tool_call>'
-    expect(read(text).toolCall.args).toEqual({ path: 'a.txt', content: '\nx\n' })
+  it('should take the newline after a Seed-OSS opening tag and the one before its closing tag as layout, as vLLM does', () => {
+    const text = '<seed:tool_call>\n<function=write_file>\n<parameter=path>\na.txt\n</parameter>\n<parameter=content>\n\ndef f():\n    pass\n\n</parameter>\n</function>\n</seed:tool_call>'
+    expect(read(text).toolCall.args).toEqual({ path: 'a.txt', content: '\ndef f():\n    pass\n' })
   })
 })
 

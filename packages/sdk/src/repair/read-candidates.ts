@@ -10,7 +10,7 @@ import type { ChatResponseMessage, ChatToolCall } from '../types'
 import { isPlainObject, pushFix } from './coerce'
 import { foundFixes } from './push-fix'
 import { MAX_CALLS } from './reading/limits'
-import { readCalls as readCallsWith, type ExtractedCall } from './extract-calls'
+import { callRanges, readCalls as readCallsWith, type ExtractedCall, type ExtractCallsOptions } from './extract-calls'
 import { missingClosers } from './lenient-json'
 import { fieldsOf, findTool, targetOf, type Context } from './repair-context'
 import { safeJsonSchema } from './safe-json-schema'
@@ -133,15 +133,19 @@ export function callInText(text: unknown, raw: RawCall, context: Context): Extra
   return typeof text === 'string' && !raw.inner ? readCalls(text, context).calls[0] : undefined
 }
 
-const readCalls = (text: string, context: Context) =>
-  readCallsWith(text, context.readers, {
-    names: context.names,
-    fieldsOf: (name) => fieldsOf(name, context),
-    schemaOf: (name) => {
-      const target = targetOf(name, context)
-      return target ? safeJsonSchema(target) : undefined
-    },
-  })
+const readingOptions = (context: Context): ExtractCallsOptions => ({
+  names: context.names,
+  fieldsOf: (name) => fieldsOf(name, context),
+  schemaOf: (name) => {
+    const target = targetOf(name, context)
+    return target ? safeJsonSchema(target) : undefined
+  },
+})
+
+const readCalls = (text: string, context: Context) => readCallsWith(text, context.readers, readingOptions(context))
+
+/** Where the step's readers find calls in `text` (reasoning included): a reasoning marker there is text of a value. */
+export const callRangesIn = (text: string, context: Context) => callRanges(text, context.readers, readingOptions(context))
 
 /**
  * `"arguments": "scroll(down=True)"`: argument text that is no JSON but a call written as text, as a

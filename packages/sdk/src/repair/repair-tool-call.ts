@@ -23,7 +23,7 @@ import { errorMessage, InvokeError, isInvokeError } from '../errors/invoke-error
 import { assertTool } from '../tool/define-tool'
 import { resolveTool } from './resolve-tool'
 import { envelopeReading, nestedCalls, unwrapLayers } from './unwrap-call'
-import { callInArguments, callInText, candidatesIn, nativeCandidates } from './read-candidates'
+import { callInArguments, callInText, callRangesIn, candidatesIn, nativeCandidates } from './read-candidates'
 import { validateSchema } from '../tool/schema'
 import { isReaderList, READER_LIST_RULE } from '../util/is-record'
 import { isPlainObject } from './coerce'
@@ -234,7 +234,7 @@ function repairMessage(message: ChatResponseMessage, tools: ToolSet, options: Re
 
   // 2. Calls written into the content, outside any reasoning block.
   const { text: content, reasoning: reasoningParts } = readContent(message.content)
-  const split = content ? splitReasoning(content) : { answer: '', reasoning: '', fixes: [] }
+  const split = content ? splitReasoning(content, (text) => callRangesIn(text, context)) : { answer: '', reasoning: '', fixes: [] }
   const answer = candidatesIn(split.answer, split.fixes, context)
   if (answer.unclosed) context.unclosed = true
   const fromContent = pickFirst(answer.raws, context, tried)

@@ -33,7 +33,7 @@ const identifier = fc.stringMatching(/^[A-Za-z]\w{0,10}$/).filter((word) => !RES
 const FRAGMENTS = [
   '<', '>', 'a < b', 'x<y', '<=', '<b>bold</b>', '&', 'AT&T', '&amp;', '&lt;', '&#39;', '&#x3C;', '& ;', '"', "'", 'say "hi"', "it's",
   ',', ', ', '{', '}', '[', ']', ':', 'k: v', '{"a": 1}', '[1, 2]', '{}', 'true', 'None', 'null', '5', '-1.5e3', '<escape>', '<|"|>',
-  'call:x{a:1}', 'f(x=1)', '\n', '\n\n', ' ', '  ', '\t', '\r\n', 'é', '日本語', '😀', '\\', '\\n', 'London', 'a\nb<c', '=',
+  'call:x{a:1}', 'f(x=1)', '</think>', '<think>', '<function=f>', '<tool_call>', '<invoke name="f">', '[TOOL_CALLS]', '<|tool_call_begin|>', ' to=functions.f', '[f(a=1)]', '{"name": "f", "arguments": {}}', '<start_function_call>call:f{}', '\n', '\n\n', ' ', '  ', '\t', '\r\n', 'é', '日本語', '😀', '\\', '\\n', 'London', 'a\nb<c', '=',
 ]
 const text = fc.oneof(
   { weight: 3, arbitrary: fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 6 }).map((parts) => parts.join('')) },

@@ -17,6 +17,9 @@ describe('splitReasoning', () => {
     ['two blocks', '<think>one</think>A<think>two</think>B', 'A\nB', 'one\n\ntwo'],
     ['nested think', '<think>outer <think>inner</think> more</think>done', 'done', 'outer <think>inner</think> more'],
     ['harmony analysis channel', '<|channel|>analysis<|message|>Plan.<|end|><|start|>assistant<|channel|>commentary to=functions.scroll<|message|>{}', '<|start|>assistant<|channel|>commentary to=functions.scroll<|message|>{}', 'Plan.'],
+    ['an analysis message with a recipient is a call, not reasoning', '<|start|>assistant to=functions.scroll<|channel|>analysis<|message|>{}<|call|>', '<|start|>assistant to=functions.scroll<|channel|>analysis<|message|>{}<|call|>', ''],
+    ['an analysis call the model then answered the user about is reasoning', '<|channel|>analysis to=functions.scroll<|message|>{}<|call|><|start|>assistant<|channel|>final<|message|>Done.', '<|call|><|start|>assistant<|channel|>final<|message|>Done.', '{}'],
+    ['a harmony-like message to=self', ' to=self<|message|>Plan.<|eom|><|start|>assistant to=scroll<|message|>{}', '<|eom|><|start|>assistant to=scroll<|message|>{}', 'Plan.'],
     ['tags inside a JSON string are text', '{"name": "input_text", "arguments": {"text": "wrap it in <think>tags</think>"}}', '{"name": "input_text", "arguments": {"text": "wrap it in <think>tags</think>"}}', ''],
     ['reasoning holding JSON, then JSON', '<think>draft {"a": 0}</think>{"text": "no </think> here"}', '{"text": "no </think> here"}', 'draft {"a": 0}'],
     ['stray brace in reasoning', '<think>use { "x</think>{"a":1}', '{"a":1}', 'use { "x'],
@@ -28,6 +31,15 @@ describe('splitReasoning', () => {
     expect(result.answer).toBe(answer)
     expect(result.reasoning).toBe(reasoning)
     expect(result.fixes).toEqual(content === answer ? [] : ['stripped-reasoning'])
+  })
+
+  it('should leave a marker inside a call the readers find in the whole text to that call', () => {
+    const call = '<tool_call>\n<function=note>\n<parameter=text>\nend with </think>\n</parameter>\n</function>\n</tool_call>'
+    const ranges = (text: string) => [[text.indexOf('<tool_call>'), text.length] as const]
+    expect(splitReasoning(call, ranges)).toEqual({ answer: call, reasoning: '', fixes: [] })
+    expect(splitReasoning(`<think>Plan.</think>\n${call}`, ranges)).toEqual({ answer: call, reasoning: 'Plan.', fixes: ['stripped-reasoning'] })
+    // Without the ranges the marker in the value ends a block the template opened.
+    expect(splitReasoning(call).answer).toBe('</parameter>\n</function>\n</tool_call>')
   })
 
   it('should return empty parts for empty or non-string content', () => {

@@ -4,7 +4,7 @@
  */
 import { parseLenientJson } from './lenient-json'
 import { scanJson } from './scan-json'
-import type { JsonSpan } from './scan-json'
+import type { JsonSpan, TextRange } from './scan-json'
 
 export interface SplitReasoningResult {
   /** The content outside every reasoning block, trimmed. */
@@ -23,9 +23,12 @@ const REASONING_TAG =
   /<[ \t]*(?:(\/)[ \t]*)?([\w:.-]{0,24}(?:think|thought|reason)[\w:.-]{0,24})[ \t]*>|\[\/?THINK\]|<\|(?:begin|end)_of_(?:thought|reasoning)\|>|<\|(?:open|close)\|>think<\|sep\|>|<\|inner_(?:prefix|suffix)\|>|<\|channel>thought|<channel\|>/gi
 // What makes one of the other markers a closer.
 const CLOSER = /\/|end|close|suffix|l\|/i
-// Harmony's analysis channel is reasoning; it ends where the next message or channel starts.
-const HARMONY_ANALYSIS = /<\|channel\|>[ \t]*analysis[ \t]*<\|message\|>/g
-const HARMONY_END = /<\|(?:end|start|channel|return|call)\|>/g
+// Harmony's analysis channel and a harmony-like message `to=self` (Muse Glimmer) are reasoning; each
+// ends where the next message or channel starts. A message to the user after them: `final`, `to=user`.
+const HARMONY_THOUGHT = /<\|channel\|>[ \t]*analysis\b|\bto=self\b/g
+const HARMONY_END = /<\|(?:end|start|channel|return|call|eom|eot)\|>/g
+const TO_USER = /<\|channel\|>[ \t]*final\b|\bto=(?:user|all)\b/g
+const RECIPIENT = /\bto=(?!self\b)[\w.-]/
 
 /**
  * Separates reasoning from the answer in `message.content`: `<think>…</think>`, a bare leading
@@ -34,13 +37,17 @@ const HARMONY_END = /<\|(?:end|start|channel|return|call)\|>/g
  * M3's `<mm:think>`), Kimi K3's `<|open|>think<|sep|>…<|close|>think<|sep|>`, Apertus'
  * `<|inner_prefix|>…<|inner_suffix|>`, Gemma 4's `<|channel>thought…<channel|>` and Harmony's `analysis` channel. A block opened and never closed runs to the end of the text.
  *
+ * A marker inside a JSON value, or inside a call that `callRanges` finds in the whole text (a
+ * `<parameter=text></think></parameter>` value), is text of that value: the reasoning ends at the
+ * first closing marker outside a call.
+ *
  * @example
  * ```ts
  * splitReasoning('I should scroll.</think>\n<tool_call>{"name": "scroll"}</tool_call>')
  * // { answer: '<tool_call>{"name": "scroll"}</tool_call>', reasoning: 'I should scroll.', fixes: ['stripped-reasoning'] }
  * ```
  */
-export function splitReasoning(content: string): SplitReasoningResult {
+export function splitReasoning(content: string, callRanges?: (text: string) => readonly TextRange[]): SplitReasoningResult {
   if (typeof content !== 'string' || content.length === 0) return { answer: '', reasoning: '', fixes: [] }
   const answerParts: string[] = []
   const reasoningParts: string[] = []
@@ -49,7 +56,11 @@ export function splitReasoning(content: string): SplitReasoningResult {
   let depth = 0
   let reasoningStart = 0
 
-  const blocks = dropMarkersInsideJson(content, collectMarkers(content))
+  let blocks = dropMarkersInsideJson(content, collectMarkers(content))
+  if (blocks.length > 0 && callRanges) {
+    const ranges = callRanges(content)
+    blocks = blocks.filter((marker) => marker.header || !ranges.some(([start, end]) => start < marker.start && marker.end <= end))
+  }
   for (const marker of blocks) {
     found = true
     if (marker.open) {
@@ -112,6 +123,8 @@ interface Marker {
   start: number
   end: number
   open: boolean
+  /** A harmony message header: a call range never holds it (the header decides whether it is a call). */
+  header?: boolean
 }
 
 function collectMarkers(content: string): Marker[] {
@@ -121,22 +134,50 @@ function collectMarkers(content: string): Marker[] {
     const open = match[2] !== undefined ? match[1] === undefined : !CLOSER.test(match[0])
     markers.push({ start, end: start + match[0].length, open })
   }
-  if (content.includes('analysis')) {
-    HARMONY_ANALYSIS.lastIndex = 0
-    for (const match of content.matchAll(HARMONY_ANALYSIS)) {
-      const start = match.index
-      const end = start + match[0].length
-      HARMONY_END.lastIndex = end
-      const close = HARMONY_END.exec(content)
-      markers.push({ start, end, open: true })
+  if (content.includes('analysis') || content.includes('to=self')) {
+    let toUser = -1
+    let close: RegExpExecArray | null | undefined
+    let noCloseAfter = Infinity
+    for (const match of content.matchAll(TO_USER)) toUser = match.index
+    for (const match of content.matchAll(HARMONY_THOUGHT)) {
+      const header = harmonyHeader(content, match.index)
+      if (!header) continue
+      // A message with a recipient is a call, in the analysis channel too (vLLM's harmony parser takes
+      // every `functions.*` recipient) — unless the model then wrote to the user: it only thought of it.
+      if (header.recipient && toUser < header.end) continue
+      const { start, end } = header
+      // The next end token, found again only once the last one found lies behind: linear in a flood.
+      if (!(close === null ? noCloseAfter <= end : close && close.index >= end)) {
+        HARMONY_END.lastIndex = end
+        close = HARMONY_END.exec(content)
+        if (close === null) noCloseAfter = end
+      }
+      markers.push({ start, end, open: true, header: true })
       // The closing token belongs to the next message (`<|start|>`, `<|channel|>`), so keep it there.
       const closeAt = close ? close.index : content.length
       const closeEnd = close && close[0] === '<|end|>' ? close.index + close[0].length : closeAt
-      markers.push({ start: closeAt, end: closeEnd, open: false })
+      markers.push({ start: closeAt, end: closeEnd, open: false, header: true })
     }
     markers.sort((left, right) => left.start - right.start || (left.open ? 1 : -1))
   }
   return markers
+}
+
+/**
+ * The header of the harmony message whose channel (or `to=self`) is at `at`: from the token before it
+ * (or 200 characters back) to the end of its `<|message|>`, and whether it names a recipient.
+ */
+function harmonyHeader(content: string, at: number): { start: number; end: number; recipient: boolean } | undefined {
+  // Both searches are bounded, so a flood of headers without a message stays linear.
+  const message = content.slice(at, at + 200).indexOf('<|message|>')
+  if (message < 0) return undefined
+  const after = content.slice(at, at + message)
+  if (after.includes('<|end|>') || after.includes('<|start|>')) return undefined
+  const window = content.slice(Math.max(0, at - 200), at)
+  const before = window.slice(window.lastIndexOf('|>') + 2)
+  const from = at - before.length
+  const recipientBefore = before.search(RECIPIENT)
+  return { start: recipientBefore >= 0 ? from + recipientBefore : at, end: at + message + 11, recipient: recipientBefore >= 0 || RECIPIENT.test(after) }
 }
 
 /** A content part that carries reasoning rather than answer text: `thinking` (Magistral, Anthropic), `reasoning`. */

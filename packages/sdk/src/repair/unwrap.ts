@@ -218,7 +218,8 @@ export function unwrapEnvelope(call: RawCall, depth = 0): RawCall[] {
     // The envelope's own name names the call; what its argument key holds is the arguments, even when
     // they look like an envelope (`{"name": "get_age", "arguments": {"name": "John"}}`). Whether such
     // arguments are another layer is decided against the tool's fields (`resolveCall`), not here.
-    return [{ name, args: key ? args[key] : undefined, fixes, id: id || undefined, byRole }]
+    // The text before the envelope stays with the call it opens (`textBefore`, a labelled reflection).
+    return [{ name, args: key ? args[key] : undefined, fixes, id: id || undefined, byRole, before: call.before }]
   }
   const key = wrappedKey(args)!
   pushFix(fixes, 'unwrapped-envelope')

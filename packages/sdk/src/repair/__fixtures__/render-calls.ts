@@ -112,12 +112,16 @@ export const qwen3Coder: CallRenderer = {
   render: functionBlocks('tool_call', (value) => `\n${typeof value === 'object' && value !== null ? toJson(value) : toPythonStr(value)}\n`),
 }
 
-/** §3 Seed-OSS: the value is exactly the text between the tags; non-strings Python str() (dicts as repr). */
+/**
+ * §3 Seed-OSS as the model writes it: each value on its own line between the parameter tags (the
+ * template shows `<parameter=K>V</parameter>`; vLLM's `seed_oss` parser strips the two newlines);
+ * non-strings Python str() (dicts as repr).
+ */
 export const seedOss: CallRenderer = {
   family: 'seed-oss',
   textValues: true,
   canWrite: xmlWritable('</parameter>'),
-  render: functionBlocks('seed:tool_call', toPythonStr),
+  render: functionBlocks('seed:tool_call', (value) => `\n${toPythonStr(value)}\n`),
 }
 
 /** §4 MiniMax-M1: one `<tool_calls>` wrapper, one tojson `{name, arguments}` per line. */

@@ -21,7 +21,7 @@ import { admittedTypes } from '../reading/decode-value'
 import { MAX_CALLS, MAX_MARKUP_DEPTH } from '../reading/limits'
 import { readItems } from '../reading/read-items'
 import { readName } from '../reading/read-name'
-import { addFound, readAlone, type BuiltInReader, type ExtractionContext } from '../reading/reading-context'
+import { addOver, readAlone, type BuiltInReader, type ExtractionContext } from '../reading/reading-context'
 
 const QUOTES = ['<escape>', '<|"|>'] as const
 type GemmaResult = { value: unknown; end: number } | 'truncated' | undefined
@@ -56,7 +56,7 @@ export function recognizeGemmaCalls(context: ExtractionContext): void {
           return
         }
         if (parsed) {
-          addFound(context, { name, args: parsed.value, format: 'tool-markup:gemma', fixes: [], start: at }, parsed.end)
+          addOver(context, { name, args: parsed.value, format: 'tool-markup:gemma', fixes: [], start: at }, open, parsed.end)
           next = parsed.end
         }
       }

@@ -4,7 +4,8 @@
  * argument, named after it (`<query>text</query>`), nested objects as child elements, list items as
  * `<item>`. Text rules: only a marker starts a tag, so a value is exactly the text between its tags —
  * `<`, `&`, quotes and newlines included, nothing decoded; whitespace between elements is layout. The
- * field's schema types the text (`42`, `true`, `null`), makes children an object or a list and an
+ * field's schema types the text (`42`, `true`, `null`), keeps a string field's children as its text
+ * (`<note>a <b>b</b></note>` is the string `a <b>b</b>`, markers included), makes children an object or a list and an
  * empty element the empty list or object it admits; text with no schema stays text, children all
  * named `item` are a list, a repeated element collects into a list.
  *
@@ -22,6 +23,8 @@ const M3: Markers = [']<]minimax[>[<', '>', ']<]minimax[>[</']
 /** MiniMax M3's value of an element, by its schema node. */
 function m3Value({ raw, children }: Node, schema: JsonSchemaNode | undefined, fixes: string[]): unknown {
   const types = schema ? admittedTypes(schema) : new Set<string>()
+  // A string field's value is its text with the elements inside it, exactly as written.
+  if (children.length > 0 && types.has('string') && !types.has('object') && !types.has('array')) return raw
   if (children.length === 0) {
     // The template writes an empty list or object as an empty element.
     if (!types.has('string') && !raw.trim() && (types.has('array') || types.has('object'))) return types.has('array') ? [] : {}

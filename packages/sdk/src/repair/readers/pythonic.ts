@@ -23,7 +23,7 @@ import { readExpression } from '../reading/python-expression'
 import { isNameCode, parsePythonLiteral, type Budget, type LiteralResult } from '../reading/python-literal'
 import { isRecord } from '../../util/is-record'
 import { readItems } from '../reading/read-items'
-import { addFound, readAlone, type BuiltInReader, type ExtractionContext } from '../reading/reading-context'
+import { addOver, readAlone, type BuiltInReader, type ExtractionContext } from '../reading/reading-context'
 import { tokenName } from '../reading/special-tokens'
 
 // Calls that wrap the real call (`print(default_api.scroll())`) or are never tools.
@@ -242,16 +242,13 @@ function readCallAt(context: ExtractionContext, open: number, budget: Budget): n
   // An unknown name outside a pythonic context is a call only as `name(key=value)` opening its line:
   // `see f(x=1)` in prose is no call.
   if (!confident && (!parsed.keywordOnly || !opensLine(text, nameStart))) return open + 1
-  // JSON that starts inside the parentheses is an argument of this call (or, when it runs past the
-  // closing parenthesis, a bracket in one of its strings), never a call of its own; so is markup that
-  // lies wholly inside them (the arguments are literals: it sat in one of their strings). JSON or
-  // markup that starts before the name holds this "call" in one of its strings.
-  const inside = context.found.filter((found) => found.call.start < parsed.end && nameStart < found.end)
-  if (inside.some((found) => found.call.start < nameStart || (found.call.format !== 'content-json' && !(found.call.start > open && found.end <= parsed.end)))) return parsed.end
-  if (inside.length > 0) context.found = context.found.filter((found) => !inside.includes(found))
+  // JSON or markup that starts inside the parentheses is an argument of this call or sat in one of its
+  // strings (the arguments parsed as literals), never a call of its own, wherever its reader ended it.
+  // JSON or markup that starts before the name holds this "call" in one of its strings.
+  if (context.found.some((found) => found.call.start <= open && nameStart < found.end)) return parsed.end
   const call: ExtractedCall = { name, args: parsed.args, format: `tool-markup:${format}`, fixes: parsed.fixes, start: nameStart }
   if (unreadable > 0) call.unreadable = true
-  addFound(context, call, parsed.end)
+  addOver(context, call, open, parsed.end)
   return parsed.end
 }
 

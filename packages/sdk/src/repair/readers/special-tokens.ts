@@ -8,6 +8,15 @@
  * - Harmony `to=functions.name <|constrain|>json<|message|>{…}` and its stripped `to=functions.name json{…}`,
  * - Llama `<|python_tag|>{…}`, and families not listed that put a name and JSON between tokens.
  *
+ * Harmony (gpt-oss): a message whose header names a recipient `to=functions.NAME` is a call, in the
+ * `commentary` and in the `analysis` channel, the recipient before or after `<|channel|>` (an answer to a
+ * prompt that ends at `<|start|>assistant` begins ` to=functions.NAME<|channel|>…`), `<|call|>` or not.
+ * An analysis message without a recipient is reasoning; so is one with a recipient when the model then
+ * writes to the user (`final`): it only thought of the call (`splitReasoning` decides both).
+ *
+ * Functionary's `python` built-in writes raw code after its recipient (`>>>python\n<code>`): for a
+ * declared tool of one string parameter, the text up to the next `\n>>>` message is that parameter.
+ *
  * Text rules: the arguments are JSON (read leniently), so their values are typed by JSON itself and
  * strings keep every character the JSON spells; spaces and line breaks between the tokens, the name
  * and the JSON are layout (Kimi, V3.1 and harmony write none, DeepSeek V3 a line break and a ```json
@@ -26,7 +35,7 @@ import { tokenAt, tokenFamily, tokenName, type TokenSpan } from '../reading/spec
 import { looksLikeJsonOpener } from '../scan-json'
 
 // Words a template puts between the name and the arguments (`<|constrain|>json`, `commentary`).
-const GAP_WORDS = new Set(['json', 'code', 'commentary'])
+const GAP_WORDS = new Set(['json', 'code', 'commentary', 'analysis'])
 // A label before the arguments, maybe wrapped in symbols: `Action Input:`, `✿ARGS✿:`, `**Arguments:**`.
 const ARGUMENT_LABEL = /^[^\w\s:{}[\]"'`(<]{0,3}(?:action[ _]input|input|arguments|args|parameters|params)[ \t]*[^\w\s{}[\]"'`(<]{0,3}:[^\w\s{}[\]"'`(<]{0,3}/i
 // A label that names the call at a line start, wrapped in symbols: Qwen-Agent's `✿FUNCTION✿:`,
@@ -55,6 +64,7 @@ const NOT_NAMES = new Set([
   'parameters',
   'name',
 ])
+const STRIPPED_CHANNEL = /(?:commentary|analysis)$/
 const CALL_TOKEN_HINT = /tool|call|function|args|python|message/
 const MAX_GAP_STEPS = 8
 
@@ -145,7 +155,13 @@ function readAfterBoundary(context: ExtractionContext, boundary: Boundary): void
       if (digits > cursor + 1) cursor = digits
     }
     if (text.charCodeAt(cursor) === 40) return // `name(` is a pythonic call
-    const cleaned = cleanToolName(rawName, context.names)
+    let cleaned = cleanToolName(rawName, context.names)
+    // Harmony with its tokens stripped runs the channel into the recipient: `to=functions.searchcommentary json{…}`.
+    const channel = STRIPPED_CHANNEL.exec(cleaned)
+    if (channel && !context.names?.has(cleaned) && context.names?.has(cleaned.slice(0, channel.index))) {
+      cursor -= channel[0].length
+      cleaned = cleaned.slice(0, channel.index)
+    }
     if (context.names?.has(cleaned) || !NOT_NAMES.has(cleaned.toLowerCase())) name = cleaned
   }
   if (boundary.knownNameOnly && !(name && context.names?.has(name))) return
@@ -197,15 +213,23 @@ function readAfterBoundary(context: ExtractionContext, boundary: Boundary): void
   const fixes: string[] = []
   if (code === 123 || code === 91) {
     const spanEnd = context.scan.endOf(cursor)
-    if (spanEnd < 0) {
+    // One try per text: each reads the rest of it, so a flood of openers would cost quadratic time.
+    const list = spanEnd < 0 && code === 91 && boundary.callish && !triedList.has(context) ? (triedList.add(context), listShortOfItsCloser(text, cursor)) : undefined
+    if (list) {
+      // `[TOOL_CALLS][{…}, {…}` at the end of the answer: every call complete, only the list's `]` missing.
+      args = list
+      fixes.push('unclosed-call-list')
+      end = text.length
+    } else if (spanEnd < 0) {
       if ((name || boundary.callish) && looksLikeJsonOpener(text, cursor) && context.scan.truncated) context.truncated = true
       return
+    } else {
+      const parsed = parseLenientJson(text.slice(cursor, spanEnd))
+      if (!parsed) return
+      args = parsed.value
+      fixes.push(...parsed.fixes)
+      end = spanEnd
     }
-    const parsed = parseLenientJson(text.slice(cursor, spanEnd))
-    if (!parsed) return
-    args = parsed.value
-    fixes.push(...parsed.fixes)
-    end = spanEnd
   } else if (code === 34 && name) {
     // Kimi sometimes sends the arguments as a quoted JSON string.
     const stringEnd = findStringEnd(text, cursor)
@@ -224,6 +248,12 @@ function readAfterBoundary(context: ExtractionContext, boundary: Boundary): void
     args = inner.value
     fixes.push('double-encoded-arguments', ...inner.fixes)
     end = stringEnd
+  } else if (boundary.family === 'functionary' && name && soleStringField(context, name)) {
+    // Functionary's `python` built-in: `>>>python\n<code>`, the raw code up to the next `>>>` message,
+    // for a declared tool of one string parameter.
+    const next = text.indexOf('\n>>>', cursor)
+    end = next < 0 ? text.length : next
+    args = { [soleStringField(context, name)!]: text.slice(cursor, end) }
   } else {
     // `Action Input: down=true`: key=value text to the end of the labelled line, every key a field.
     const fields = labelled && name && context.fieldsOf?.(name)
@@ -250,6 +280,32 @@ function readAfterBoundary(context: ExtractionContext, boundary: Boundary): void
     }
   }
   addFound(context, { ...(name ? { name } : {}), args, format: `tool-markup:${family}`, fixes, start: boundary.start }, callEnd)
+}
+
+const triedList = new WeakSet<ExtractionContext>()
+
+/**
+ * The list at `from` when the text ends with only its closing `]` missing: strict JSON once the `]` is
+ * added, every item an object (a call). A list cut inside an item stays cut off.
+ */
+function listShortOfItsCloser(text: string, from: number): unknown[] | undefined {
+  const rest = text.slice(from).trimEnd()
+  if (!rest.endsWith('}')) return undefined
+  try {
+    const value: unknown = JSON.parse(`${rest}]`)
+    return Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'object' && item !== null && !Array.isArray(item)) ? value : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** The one parameter of tool `name` when it has exactly one and it is a string. */
+function soleStringField(context: ExtractionContext, name: string): string | undefined {
+  const properties = context.schemaOf?.(name)?.properties
+  if (typeof properties !== 'object' || properties === null) return undefined
+  const keys = Object.keys(properties)
+  const only = keys.length === 1 ? (properties as Record<string, { type?: unknown }>)[keys[0]!] : undefined
+  return only?.type === 'string' ? keys[0] : undefined
 }
 
 function readCallId(text: string, from: number): number {

@@ -7,19 +7,23 @@
  *
  * Text rules of a parameter value (what is layout, what is the value; see `../reading/xml-value-text`),
  * as the chat templates write them:
- * - Qwen3-Coder / Qwen3 XML / Nemotron 3 `<parameter=K>\nV\n</parameter>` (`qwen-xml`): the value sits
- *   on its own line (`ON_OWN_LINE`): the `\n` after the opening tag and the `\n` before the closing tag
- *   are layout, and so is a pretty-printed call's closing-tag indentation; everything else is the value.
- * - Seed-OSS (`<parameter=K>` inside `<seed:tool_call>`; its template and its system prompt write
- *   `<parameter=K>V</parameter>`), MiniMax-M2, Step-3 and Glimmer `<invoke>` parameters (`minimax`),
- *   DeepSeek DSML (`dsml`) and GigaChat 3.5 GCML parameters: the value is exactly the text between the
- *   tags (`EXACT`).
+ * - Qwen3-Coder / Qwen3 XML / Nemotron 3 `<parameter=K>\nV\n</parameter>` (`qwen-xml`) and Seed-OSS (the
+ *   same tags inside `<seed:tool_call>`): the value sits on its own line (`ON_OWN_LINE`): the `\n` after
+ *   the opening tag and the `\n` before the closing tag are layout, and so is a pretty-printed call's
+ *   closing-tag indentation; everything else is the value. Seed-OSS's template writes
+ *   `<parameter=K>V</parameter>`, but the model writes its values on their own lines, and vLLM's
+ *   `seed_oss` parser strips those two newlines as its Qwen3-Coder parser does.
+ * - MiniMax-M2, Step-3 and Glimmer `<invoke>` parameters (`minimax`), DeepSeek DSML (`dsml`) and
+ *   GigaChat 3.5 GCML parameters: the value is exactly the text between the tags (`EXACT`).
  * - Other XML-ish calls and elements (no template to follow; MiniCPM 5's `<function name=…><param …>`
  *   puts every value holding a newline in CDATA, so the rule cannot touch it): the Qwen3 rule.
  * - In every one of them XML character references are decoded and a `<![CDATA[…]]>` section is its
  *   content as written.
  * - The text is then typed by the field's schema ({@link decodeArgument}): a string field gets the text
  *   as is. DSML's `string="true"` marks the text as the string itself; `string="false"` as JSON.
+ *
+ * Muse Glimmer frames each call as a harmony-like message `to=NAME`; a message `to=self` is reasoning,
+ * so a call written there is a draft, and no call at all once the model writes a message `to=user`.
  */
 import { isRecord } from '../../util/is-record'
 import { setOwn } from '../../util/set-own'
@@ -73,9 +77,7 @@ export function recognizeXmlCalls(context: ExtractionContext): void {
 
     const args: Record<string, unknown> = {}
     const fixes: string[] = []
-    const previous = tags[index - 1]
-    const seed = tag.value !== undefined && previous !== undefined && !previous.close && previous.ns === 'seed' && WRAPPER_TAGS.has(previous.local)
-    const layout = tag.marked || tag.local === 'invoke' || seed ? EXACT : ON_OWN_LINE
+    const layout = tag.marked || tag.local === 'invoke' ? EXACT : ON_OWN_LINE
     let parameterCount = 0
     let truncated = false
     for (let inner = index + 1; inner < bodyEndTag; inner++) {
@@ -131,6 +133,9 @@ export function recognizeXmlCalls(context: ExtractionContext): void {
           treeBody = isRecord(tree)
           if (treeBody) value = tree
         }
+        // An opener with no closer and nothing a call holds after it (parameters, JSON, elements) is text
+        // (`'<function=f>'` in another format's string), not a call.
+        if (closeIndex < 0 && !treeBody) continue
       }
     }
     const format = tag.marked
@@ -149,8 +154,8 @@ export function recognizeXmlCalls(context: ExtractionContext): void {
 }
 
 /**
- * One parameter of a call tag, by its format's text rules: Qwen3 XML `<parameter=K>` values sit on
- * their own line (inside Seed-OSS's `<seed:tool_call>` they do not); MiniMax and Step-3 `<invoke>` and
+ * One parameter of a call tag, by its format's text rules: Qwen3 XML and Seed-OSS `<parameter=K>` values
+ * sit on their own line; MiniMax and Step-3 `<invoke>` and
  * DSML parameters are exact. DSML's `string="true"` is the string itself, `string="false"` JSON.
  */
 function readParameter(context: ExtractionContext, layout: ValueLayout, name: string, key: string, parameter: Tag, raw: string, fixes: string[]): unknown {

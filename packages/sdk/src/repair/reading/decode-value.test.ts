@@ -84,9 +84,9 @@ describe('repairToolCall: each format keeps the values the model wrote', () => {
     expect(toolCall.args).toEqual({ path: 'a.py', code: '  if x:\n    pass\n' })
   })
 
-  it('should take a Seed-OSS value exactly as written between the tags', () => {
+  it('should take a Seed-OSS value on its own line without the two newlines around it', () => {
     const { toolCall } = read('<seed:tool_call>\n<function=edit>\n<parameter=path>a.py</parameter>\n<parameter=code>\nx = 1\n</parameter>\n</function>\n</seed:tool_call>')
-    expect(toolCall.args).toEqual({ path: 'a.py', code: '\nx = 1\n' })
+    expect(toolCall.args).toEqual({ path: 'a.py', code: 'x = 1' })
   })
 
   it('should decode references in a MiniMax value and keep a literal < and &', () => {

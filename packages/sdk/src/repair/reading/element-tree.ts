@@ -7,6 +7,7 @@
  */
 import { isRecord } from '../../util/is-record'
 import { setOwn } from '../../util/set-own'
+import { pushFix } from '../push-fix'
 import { decodeValue } from './decode-value'
 import { ON_OWN_LINE, valueText } from './xml-value-text'
 import { CALL_TAG_HINT, PARAMETER_TAGS, WRAPPER_TAGS } from './xml-tags'
@@ -41,9 +42,24 @@ export function readElementTree(text: string, from: number, to: number, fixes: s
     const local = match[2]!.toLowerCase()
     const top = stack[stack.length - 1]!
     if (match[1] === '/') {
-      if (top === root || top.local !== local) return undefined
+      if (top === root) return undefined
+      if (top.local !== local) {
+        // A leaf left open inside the element this tag closes (`<query>x</arguments>`): it ends here.
+        const parent = stack[stack.length - 2]!
+        if (top.children.length > 0 || parent === root || parent.local !== local) return undefined
+        stack.pop()
+        parent.children.push([top.key, decodeValue(valueText(text.slice(top.at, match.index), ON_OWN_LINE), undefined, fixes)])
+        pushFix(fixes, 'closed-element')
+        pattern.lastIndex = match.index
+        continue
+      }
       stack.pop()
-      const value = top.children.length > 0 ? toObject(top.children) : decodeValue(valueText(text.slice(top.at, match.index), ON_OWN_LINE), undefined, fixes)
+      const inner = valueText(text.slice(top.at, match.index), ON_OWN_LINE)
+      let value: unknown
+      if (top.children.length > 0) {
+        value = toObject(top.children)
+        elementText.set(value as object, inner)
+      } else value = decodeValue(inner, undefined, fixes)
       stack[stack.length - 1]!.children.push([top.key, value])
       continue
     }
@@ -73,6 +89,12 @@ export function readElementTree(text: string, from: number, to: number, fixes: s
   }
   return toObject(children)
 }
+
+/**
+ * The text an object read from elements was written as (`<note>a <b>b</b></note>` → `a <b>b</b>`): a
+ * string field whose value came as elements is that text, exactly, not the object (see `coerce`).
+ */
+export const elementText = new WeakMap<object, string>()
 
 /** Children as an object; a repeated element becomes an array. Keys are set as own data properties. */
 export function toObject(children: ReadonlyArray<[string, unknown]>): Record<string, unknown> {

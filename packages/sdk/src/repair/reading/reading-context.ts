@@ -41,6 +41,18 @@ export function addFound(context: ExtractionContext, call: ExtractedCall, end: n
   return true
 }
 
+/**
+ * Claims a call whose arguments parsed as literals from `bodyStart` to `end` (a Python or Gemma call):
+ * a call another reader found starting in there sat in one of its strings (`'<function=f>'`), so it is
+ * dropped first. Reports whether the call was claimed.
+ */
+export function addOver(context: ExtractionContext, call: ExtractedCall, bodyStart: number, end: number): boolean {
+  if (context.found.some((found) => found.call.start > bodyStart && found.call.start < end)) {
+    context.found = context.found.filter((found) => !(found.call.start > bodyStart && found.call.start < end))
+  }
+  return addFound(context, call, end)
+}
+
 /** The context all readers of one text share: the public {@link ReaderContext} over the one scan the built-in readers use. */
 export type ReadingContext = ExtractionContext & ReaderContext
 

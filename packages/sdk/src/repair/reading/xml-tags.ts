@@ -103,7 +103,32 @@ export function findTags(text: string): Tag[] {
       attributes,
     })
   }
-  return tags
+  return withoutTagsInValues(tags)
+}
+
+/**
+ * A call tag inside a parameter's value (`<parameter=note>use <function=f> here</parameter>`) is text of
+ * that value, as the format's own parsers read it: the tags between a parameter (or `<arg_value>`) opener
+ * and the next tag that ends its value — its own tag again, open or closed, or the closer of a call or
+ * wrapper — are dropped. A value that never ends keeps its tags (a cut-off call is read as before).
+ */
+function withoutTagsInValues(tags: Tag[]): Tag[] {
+  let kept: Tag[] | undefined
+  for (let index = 0; index < tags.length; index++) {
+    const tag = tags[index]!
+    kept?.push(tag)
+    if (tag.close || !(PARAMETER_TAGS.has(tag.local) || tag.local === 'arg_value')) continue
+    let end = index + 1
+    while (end < tags.length) {
+      const next = tags[end]!
+      if (next.local === tag.local || (next.close && (WRAPPER_TAGS.has(next.local) || CALL_TAG_HINT.test(next.local)))) break
+      end++
+    }
+    if (end >= tags.length || end === index + 1) continue
+    kept ??= tags.slice(0, index + 1)
+    index = end - 1
+  }
+  return kept ?? tags
 }
 
 /** The tags of the text, computed once per context. */
