@@ -59,8 +59,16 @@ describe('repairToolCall', () => {
       expect(repairToolCall(content('>>>python\nprint(1)\n>>>all\nDone.'), { python }).toolCall.args).toEqual({ code: 'print(1)' })
     })
 
-    it("should keep Mistral's list cut inside its last call cut off", () => {
-      expect(failure(() => repairToolCall(content('[TOOL_CALLS][{"name": "search", "arguments": {"query": "x"}'), two)).type).toBe('no_tool_call')
+    it("should keep Mistral's list cut inside a value of its last call cut off", () => {
+      for (const text of ['[TOOL_CALLS][{"name": "search", "arguments": {"query": "x', '[TOOL_CALLS][{"name": "search", "arguments": {"query":']) {
+        expect(failure(() => repairToolCall(content(text), two)).type, text).toBe('no_tool_call')
+      }
+    })
+
+    it("should read Mistral's list short of only its last closers as complete (closed-json: every value was written)", () => {
+      const result = repairToolCall(content('[TOOL_CALLS][{"name": "search", "arguments": {"query": "x"}'), two)
+      expect(result.toolCall).toEqual(SEARCH_X)
+      expect(result.fixes).toContain('closed-json')
     })
 
     it('should end a call without its closer at the next call, so the next one is reported', () => {
