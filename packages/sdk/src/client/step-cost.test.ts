@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { toolCallResponse } from '../testing'
 import { defineTool } from '../tool/define-tool'
+import type { ToolSet } from '../tool/types'
 import type { ChatRequest } from '../types'
 import { createClient } from './create-client'
 import type { ClientConfig } from './config'
@@ -61,7 +62,7 @@ describe('the cost of a clean step', () => {
   it('should serialise a tool set again when it gains a tool or one is replaced', async () => {
     const seen: RequestInit[] = []
     const client = clientWith({}, seen)
-    const set: Record<string, (typeof tools)[keyof typeof tools]> = { click: tools.click }
+    const set: ToolSet = { click: tools.click }
     await client.invoke(messages, set)
     set.done = tools.done
     await client.invoke(messages, set)
