@@ -10,7 +10,6 @@ import { assertInvokeInput, buildRequest, toolsJson } from './build-request'
 import { hermesPrompt, toPromptBody } from './prompt-mode'
 import { DEFAULT_DEADLINE_MS } from './deadline'
 import { noteLearned } from './profile'
-import { redact } from './redact'
 import { newCallId } from './step-events'
 import { checkCallOptions } from './config'
 import type { AdapterContext } from '../adapters/types'
@@ -93,7 +92,7 @@ export function patchBody(step: StepState, messages: ChatMessage[]): void {
 
 const NONE: ReadonlySet<string> = new Set()
 
-/** Sets the body a step sends, with its serialised payload (the redacted copy is made when asked for: {@link reportedRequest}). */
+/** Sets the body a step sends, with its serialised payload (the redacted copy is made when asked for: `reportedRequest` in send-request). */
 function setBody(step: StepState, body: ChatRequest): void {
   let payload: string
   try {
@@ -111,20 +110,6 @@ function setBody(step: StepState, body: ChatRequest): void {
   step.body = body
   step.payload = payload
   step.rawRequest = undefined
-}
-
-/**
- * The body as reported back (the `request` event, `result.rawRequest`): every credential the
- * client sends redacted. Worked out when first asked for, so a step nobody inspects never pays for it.
- */
-export function reportedRequest(step: StepState): ChatRequest {
-  return (step.rawRequest ??= redactBody(step.body, step.client.secrets, step.payload))
-}
-
-/** `body` with every secret redacted (the same object when none is in it). */
-export function redactBody(body: ChatRequest, secrets: readonly string[], payload = JSON.stringify(body)): ChatRequest {
-  const redacted = redact(payload, secrets)
-  return redacted === payload ? body : (JSON.parse(redacted) as ChatRequest)
 }
 
 // A server may reject one field after another (`parallel_tool_calls`, then `reasoning_effort`):

@@ -8,10 +8,10 @@ import { InvokeError, isAbortError, isInvokeError } from '../errors/invoke-error
 import { abortReason } from '../retry/with-retry'
 import { tryParseJson } from '../util/try-parse-json'
 import type { StepState } from './client-state'
+import type { ChatRequest } from '../types'
 import { deadlineError } from './deadline'
 import { linkRequest, type RequestLink } from './link-request'
-import { redact } from './redact'
-import { reportedRequest } from './prepare-step'
+import { redact, redactBody } from './redact'
 import { listens } from './step-events'
 
 const noop = () => {}
@@ -68,6 +68,14 @@ export async function sendRequest(step: StepState, attempt: number): Promise<Sen
     }
   }
   return { response, link, release: link.release, startedAt }
+}
+
+/**
+ * The body as reported back (the `request` event, `result.rawRequest`): every credential the
+ * client sends redacted. Worked out when first asked for, so a step nobody inspects never pays for it.
+ */
+export function reportedRequest(step: StepState): ChatRequest {
+  return (step.rawRequest ??= redactBody(step.body, step.client.secrets, step.payload))
 }
 
 /** Whether anything can stop a step's request: the caller's signal, an idle timeout, a deadline. */
