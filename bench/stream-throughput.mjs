@@ -7,7 +7,8 @@
 // Budget: ours ≤ 1.5 × the bare read (best of interleaved rounds, in one run).
 import { createParser } from 'eventsource-parser'
 import { z } from 'zod'
-import { createClient, defineTool } from '../packages/sdk/dist/index.js'
+import * as sdk from '../packages/sdk/dist/index.js'
+import { loadBaseline } from './_baseline.mjs'
 
 const BUDGET = 1.5
 const CONTENT_BYTES = 1_000_000
@@ -15,7 +16,10 @@ const DELTA = 6
 const READ_BYTES = 16_384
 const ROUNDS = 5
 
-const tools = { done: defineTool({ description: 'Finish', inputSchema: z.object({ text: z.string() }), execute: async ({ text }) => text.length }) }
+const toolsOf = ({ defineTool }) => ({ done: defineTool({ description: 'Finish', inputSchema: z.object({ text: z.string() }), execute: async ({ text }) => text.length }) })
+// The baseline build (the commit this branch left main at: _baseline.mjs) streams the same bytes in the same rounds.
+const baseline = await loadBaseline()
+const builds = [[sdk, toolsOf(sdk)], ...(baseline ? [[baseline.sdk, toolsOf(baseline.sdk)]] : [])]
 const messages = [{ role: 'user', content: 'Write it all down, then call done.' }]
 const sentence = 'The kettle costs 12 € in the shop on the corner; the list says 14 €, so it is on sale.\n'
 const prose = sentence.repeat(Math.ceil(CONTENT_BYTES / sentence.length)).slice(0, CONTENT_BYTES)
@@ -74,7 +78,7 @@ async function bare(reads) {
   return text.length
 }
 
-async function ours(reads) {
+async function ours(reads, [{ createClient }, tools] = builds[0]) {
   const client = createClient({ baseURL: 'http://127.0.0.1:1/v1', model: 'gpt-4.1-mini', customFetch: async () => respond(reads) })
   const run = client.stream(messages, tools, { toolChoiceName: 'done' })
   let events = 0
@@ -97,16 +101,20 @@ for (const [name, events] of Object.entries(scenarios)) {
   await bare(reads)
   let bareMs = Infinity
   let oursMs = Infinity
-  // Interleaved, best of the rounds, so drift on a shared machine hits both alike.
+  let baseMs = Infinity
+  if (baseline) await ours(reads, builds[1])
+  // Interleaved, best of the rounds, so drift on a shared machine hits all alike.
   for (let round = 0; round < ROUNDS; round++) {
     bareMs = Math.min(bareMs, await time(() => bare(reads)))
     oursMs = Math.min(oursMs, await time(() => ours(reads)))
+    if (baseline) baseMs = Math.min(baseMs, await time(() => ours(reads, builds[1])))
   }
   const ratio = oursMs / bareMs
   worst = Math.max(worst, ratio)
   const mbps = (ms) => (CONTENT_BYTES / 1e6 / (ms / 1000)).toFixed(1)
   console.log(`${name}: ${(CONTENT_BYTES / 1e6).toFixed(1)} MB of content in ${events.length.toLocaleString('en')} deltas (${(size / 1e6).toFixed(1)} MB of SSE)`)
   console.log(`  stream(): ${oursMs.toFixed(0)} ms = ${mbps(oursMs)} MB/s of content; bare SSE read: ${bareMs.toFixed(0)} ms = ${mbps(bareMs)} MB/s; ratio ${ratio.toFixed(2)}`)
+  if (baseline) console.log(`  baseline ${baseline.label}: ${baseMs.toFixed(0)} ms, ratio ${(baseMs / bareMs).toFixed(2)}; this build / baseline: ${(oursMs / baseMs).toFixed(2)}×`)
 }
 console.log(`worst ratio: ${worst.toFixed(2)} (budget ≤ ${BUDGET})`)
 if (worst > BUDGET) {

@@ -8,6 +8,7 @@ import { createClient, createMacroTool, defineTool } from '../packages/sdk/dist/
 import { sseChunks, startScriptedServer } from '../packages/sdk/dist/testing/index.js'
 import { createParser } from 'eventsource-parser'
 import { browserActions, messages } from './_browser-actions.mjs'
+import { loadBaseline } from './_baseline.mjs'
 
 const REFLECTION_BUDGET = 0.25
 const CPU_BUDGET = 4
@@ -93,6 +94,15 @@ async function ours() {
   for await (const event of run) if (event.type === 'partial') partials++
   await run.result
 }
+// The same stream through the baseline build (the commit this branch left main at: _baseline.mjs).
+const baseline = await loadBaseline()
+const baseClient = baseline && baseline.sdk.createClient({ baseURL: 'http://127.0.0.1:1/v1', model: 'gpt-4.1-mini', customFetch: streamFetch })
+const baseTools = baseline && { AgentOutput: baseline.sdk.createMacroTool(browserActions(baseline.sdk.defineTool)) }
+async function base() {
+  const run = baseClient.stream(messages, baseTools, options)
+  for await (const _event of run);
+  await run.result
+}
 async function floor() {
   const response = await streamFetch()
   const reader = response.body.getReader()
@@ -121,17 +131,21 @@ async function time(task, iterations) {
 }
 await time(ours, 20)
 await time(floor, 20)
-// Interleaved, best of five, so drift on a shared machine hits both alike.
+if (baseline) await time(base, 20)
+// Interleaved, best of five, so drift on a shared machine hits all alike.
 let oursMs = Infinity
 let floorMs = Infinity
+let baseMs = Infinity
 for (let round = 0; round < 5; round++) {
   floorMs = Math.min(floorMs, await time(floor, 20))
   partials = 0
   oursMs = Math.min(oursMs, await time(ours, 20))
+  if (baseline) baseMs = Math.min(baseMs, await time(base, 20))
 }
 const cpuRatio = oursMs / floorMs
 console.log(`1,000-chunk stream (in memory): ${oursMs.toFixed(2)} ms with ${(partials / 20).toFixed(0)} partial events; floor: ${floorMs.toFixed(2)} ms`)
 console.log(`  ratio: ${cpuRatio.toFixed(2)} (budget ≤ ${CPU_BUDGET})`)
+console.log(baseline ? `  baseline ${baseline.label}: ${baseMs.toFixed(2)} ms, ${(baseMs / floorMs).toFixed(2)}× the floor; this build / baseline: ${(oursMs / baseMs).toFixed(2)}×` : '  baseline: none (no git history to build one from)')
 
 if (ratio > REFLECTION_BUDGET || cpuRatio > CPU_BUDGET) {
   console.error('over budget')

@@ -4,19 +4,18 @@ import { findFieldChanges, refusedConstraint } from './client/adapt-to-rejected-
 import { createStreamAssembler } from './client/create-stream-assembler'
 import { classifyHttpError } from './errors/classify-http'
 import { InvokeError, createMacroTool, defineTool, parseRetryAfter, repairToolCall } from './index'
-import { scalingRatio } from './repair/__fixtures__/scaling-ratio'
+import { assertLinear, sizesBetween } from './testing/measure-growth'
 import type { ChatRequest, ChatResponseMessage, ChatStreamChunk } from './types'
 import type { ToolSet } from './tool/types'
 
 // A model, or a server in front of it, controls every byte of a response: every call must finish in
 // time linear in what it sent. Each case builds a crafted worst-case answer of about `size`
-// characters and goes through a public entry point; 100 kB must cost at most ~12× what 10 kB costs
-// (10× when linear, 100× when quadratic), measured in one run as a ratio. The inputs are those that
-// once took seconds (issue 16), the attack strings recheck reports for the patterns that
-// `scripts/check-regex.mjs` lets through as bounded, and floods of each reader's own openers.
-const SMALL = 10_000
-const LARGE = 100_000
-const LIMIT = 12
+// characters and goes through a public entry point, at three sizes from 10 kB to 100 kB; the fitted
+// slope of log(time) against log(size) must stay below 1.5 (1 when linear, 2 when quadratic: see
+// testing/measure-growth). The inputs are those that once took seconds (issue 16), the attack
+// strings recheck reports for the patterns that `scripts/check-regex.mjs` lets through as bounded,
+// and floods of each reader's own openers.
+const SIZES = sizesBetween(10_000, 100_000)
 
 /** `unit` repeated to about `size` characters, between `head` and `tail`. */
 const fill = (size: number, unit: string, head = '', tail = '') => head + unit.repeat(Math.max(1, Math.floor((size - head.length - tail.length) / unit.length))) + tail
@@ -41,9 +40,8 @@ function repair(message: ChatResponseMessage): () => void {
 const content = (text: string): ChatResponseMessage => ({ role: 'assistant', content: text })
 const native = (name: string, args: string): ChatResponseMessage => ({ role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name, arguments: args } }] })
 
-function expectLinear(build: (size: number) => () => unknown) {
-  // Best of 9 rounds: the suite runs beside other processes, and one slow large run is noise.
-  expect(scalingRatio(build(LARGE), build(SMALL), 9)).toBeLessThan(LIMIT)
+function expectLinear(build: (size: number) => () => unknown, sizes = SIZES) {
+  assertLinear(build, sizes, { what: expect.getState().currentTestName })
 }
 
 type Case = [string, (size: number) => ChatResponseMessage]
@@ -192,8 +190,7 @@ describe('repairToolCall on crafted worst cases', () => {
 
   it('should stay linear on a key=value line within its cap', () => {
     // The cap on key=value text (4 kB) makes many lines linear overall; the run inside one line must be too.
-    const line = (tabs: number) => repair(content(`click index=1${'\t'.repeat(tabs)}y`))
-    expect(scalingRatio(line(4_000), line(400), 20)).toBeLessThan(LIMIT)
+    expectLinear((tabs) => repair(content(`click index=1${'\t'.repeat(tabs)}y`)), sizesBetween(400, 4_000))
   })
 })
 
@@ -225,7 +222,7 @@ describe('parseRetryAfter on crafted worst cases', () => {
   it('should stay linear on a run of spaces between two durations', () => {
     expectLinear(message)
     // Only the first 20 kB of a message are read: inside that window it must be linear too.
-    expect(scalingRatio(message(20_000), message(2_000), 20)).toBeLessThan(LIMIT)
+    expectLinear(message, sizesBetween(2_000, 20_000))
   })
 
   it('should stay linear on repeated retry words', () => {

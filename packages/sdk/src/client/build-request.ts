@@ -35,6 +35,42 @@ export function toolDefinition(name: string, tool: ToolSet[string], strict?: boo
   return definition
 }
 
+/** A tool set's `tools` entries as sent, and their JSON: built once per set, rebuilt when it gains, loses or swaps a tool. */
+interface ToolSetForm {
+  names: string[]
+  tools: unknown[]
+  wire: Map<string, string> | undefined
+  definitions: ChatToolDefinition[]
+  json?: string
+}
+// One map for the plain definitions, one for the strict ones.
+const forms = [new WeakMap<object, ToolSetForm>(), new WeakMap<object, ToolSetForm>()] as const
+
+function toolSetForm(tools: ToolSet, strict: boolean | undefined): ToolSetForm {
+  const names = Object.keys(tools)
+  const cache = forms[strict ? 1 : 0]
+  let form = cache.get(tools)
+  if (form?.names.length === names.length && names.every((name, index) => name === form!.names[index] && tools[name] === form!.tools[index])) return form
+  // Names the OpenAI API refuses go out under their wire names (none in the usual case).
+  const wire = wireNames(tools)
+  form = { names, tools: names.map((name) => tools[name]), wire, definitions: names.map((name) => toolDefinition(wire ? toWireName(name) : name, tools[name]!, strict)) }
+  cache.set(tools, form)
+  return form
+}
+
+/**
+ * The JSON of a body's `tools` when they are still the entries built for `tools` (frozen, so the
+ * same entries are the same text): serialised once per tool set, not once per request.
+ */
+export function toolsJson(tools: ToolSet, sent: unknown): string | undefined {
+  for (const cache of forms) {
+    const form = cache.get(tools)
+    const built = form?.definitions
+    if (built && Array.isArray(sent) && sent.length === built.length && sent.every((entry, index) => entry === built[index])) return (form.json ??= JSON.stringify(built))
+  }
+  return undefined
+}
+
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value)
@@ -75,12 +111,12 @@ export function assertInvokeInput(messages: unknown, tools: unknown, toolChoiceN
 
 /** The OpenAI chat-completions body of one step, before adapters patch it. */
 export function buildRequest(input: BuildRequestInput): ChatRequest {
-  // Names the OpenAI API refuses go out under their wire names (none in the usual case).
-  const wire = wireNames(input.tools)
+  const { wire, definitions } = toolSetForm(input.tools, input.strict)
   const body: ChatRequest = {
     model: input.model,
     messages: wire ? wireHistory(input.messages) : input.messages,
-    tools: Object.keys(input.tools).map((name) => toolDefinition(wire ? toWireName(name) : name, input.tools[name]!, input.strict)),
+    // A copy each request: hooks may change the list; its entries are frozen.
+    tools: definitions.slice(),
     tool_choice:
       input.toolChoiceName && !input.disableNamedToolChoice
         ? { type: 'function', function: { name: wire ? toWireName(input.toolChoiceName) : input.toolChoiceName } }

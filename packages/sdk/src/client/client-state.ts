@@ -94,8 +94,8 @@ export interface StepState {
   body: ChatRequest
   /** The serialised body (what is sent). */
   payload: string
-  /** The body as reported back to the caller: the API key, if echoed anywhere, redacted. */
-  rawRequest: ChatRequest
+  /** The body as reported back to the caller, credentials redacted: made when first asked for (`reportedRequest`). */
+  rawRequest: ChatRequest | undefined
   fixes: string[]
   /** Codes of the request changes a rejection forced (`dropped-parameter:x`): reported on every attempt. */
   requestFixes: string[]

@@ -10,6 +10,7 @@ import { isPlainObject } from '../repair/coerce'
 import { buildAssistantTurn, buildToolMessage, generateCallId, toolOutputContent } from './build-history'
 import { executeTool } from './execute-tool'
 import { sumUsage } from './normalize-usage'
+import { redactBody } from './redact'
 import type { ChatResponse, ToolCall } from '../types'
 import type { StepState } from './client-state'
 import type { InvokeResult } from './invoke-result'
@@ -117,6 +118,8 @@ export async function completeStep(step: StepState, parsed: ChatResponse): Promi
   const toolCall: ToolCall = { id: modelId || generateCallId(), name: repaired.toolCall.name, args: repaired.toolCall.args }
   const turn = buildAssistantTurn({ message, textBefore: repaired.textBefore, fromReasoning: repaired.fixes.includes('call-in-reasoning'), modelId }, toolCall, client.echo)
   const toolResult = tool.execute ? await executeTool(step, tool, toolCall, turn, parsed) : undefined
+  const { body } = step
+  let rawRequest = step.rawRequest
   return {
     toolName: toolCall.name,
     toolCall,
@@ -126,7 +129,10 @@ export async function completeStep(step: StepState, parsed: ChatResponse): Promi
     fixes: [...fixes],
     dropped: repaired.dropped,
     adapters: [...context.adapters],
-    rawRequest: step.rawRequest,
+    // Redacted when read: most callers never look at it.
+    get rawRequest() {
+      return (rawRequest ??= redactBody(body, client.secrets))
+    },
     rawResponse: parsed,
     attempts: step.details.length,
     attemptDetails: [...step.details],

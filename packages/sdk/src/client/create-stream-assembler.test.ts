@@ -3,6 +3,7 @@ import type { ChatStreamDelta } from '../types'
 import type { StreamEvent } from './stream-run'
 import { extractCalls } from '../repair/extract-calls'
 import { createMarkupPreview } from '../repair/reading/create-markup-preview'
+import { assertLinear, sizesBetween } from '../testing/measure-growth'
 import { createStreamAssembler } from './create-stream-assembler'
 
 const delta = (value: ChatStreamDelta, finish: string | null = null) => ({ choices: [{ index: 0, delta: value, finish_reason: finish }] })
@@ -198,12 +199,14 @@ describe('createStreamAssembler', () => {
         previous = shown
       }
       expect(partials.at(-1)!.args).toEqual({ memory, action })
-      // 300 kB of named tags on one line, in 1 kB pieces: looking back to the line's start for each
-      // took 7 s here, the bounded look-back takes 0.3 s.
-      const flood = '<x=1>'.repeat(60_000)
-      const started = performance.now()
-      expect(partialsOf(flood.match(/[\s\S]{1,1000}/g)!)).toEqual([])
-      expect(performance.now() - started).toBeLessThan(2_000)
+      // Up to 300 kB of named tags on one line, in 1 kB pieces: looking back to the line's start for
+      // each took 7 s here (quadratic), the bounded look-back is linear.
+      const pieces = (count: number) => '<x=1>'.repeat(count).match(/[\s\S]{1,1000}/g)!
+      expect(partialsOf(pieces(60_000))).toEqual([])
+      assertLinear((count) => {
+        const flood = pieces(count)
+        return () => partialsOf(flood)
+      }, sizesBetween(6_000, 60_000))
     })
 
     it('should keep a model\'s __proto__ parameter an own key, closed or still open', () => {

@@ -25,6 +25,10 @@ const MAX_TIMER_MS = 2_147_483_647
  * `deadlineAt` (a `Date.now()` time) of the whole call. The timer re-arms itself instead of being
  * replaced on every chunk, so a fast stream costs no timer churn.
  *
+ * The signal, its listener and the timer are made when `signal` is first read: a custom fetch that
+ * never looks at its signal (an in-memory transport, a test double) costs none of them, and
+ * `stopped()` then reads the limits off the clock.
+ *
  * @example
  * ```ts
  * const link = linkRequest(options.signal, 30_000, Date.now() + 600_000)
@@ -36,23 +40,30 @@ const MAX_TIMER_MS = 2_147_483_647
  * ```
  */
 export function linkRequest(caller: AbortSignal | undefined, idleMs: number | undefined, deadlineAt: number | undefined): RequestLink {
-  const controller = new AbortController()
+  let controller: AbortController | undefined
   let stop: RequestStop | undefined
+  let stopCause: unknown
   let timer: ReturnType<typeof setTimeout> | undefined
   let lastActivity = Date.now()
   const abort = (reason: RequestStop, cause?: unknown) => {
     if (stop) return
     stop = reason
+    stopCause = cause
     release()
-    controller.abort(cause)
+    controller?.abort(cause)
   }
   const onCallerAbort = () => abort('caller', caller!.reason)
+  // Without a signal nobody waits on the timer: the same limits, read when asked.
+  const overdue = (now: number) => {
+    if (caller?.aborted) abort('caller', caller.reason)
+    else if (deadlineAt !== undefined && now >= deadlineAt) abort('deadline')
+    else if (idleMs !== undefined && now - lastActivity >= idleMs) abort('idle')
+  }
   const check = () => {
     timer = undefined
     const now = Date.now()
-    if (deadlineAt !== undefined && now >= deadlineAt) return abort('deadline')
-    if (idleMs !== undefined && now - lastActivity >= idleMs) return abort('idle')
-    arm(now)
+    overdue(now)
+    if (!stop) arm(now)
   }
   const arm = (now: number) => {
     let wait = Number.POSITIVE_INFINITY
@@ -66,17 +77,32 @@ export function linkRequest(caller: AbortSignal | undefined, idleMs: number | un
     timer = undefined
     caller?.removeEventListener('abort', onCallerAbort)
   }
-  if (caller?.aborted) abort('caller', caller.reason)
-  else {
-    caller?.addEventListener('abort', onCallerAbort, { once: true })
-    arm(lastActivity)
-  }
+  let released = false
   return {
-    signal: controller.signal,
-    stopped: () => stop,
-    touch() {
-      lastActivity = Date.now()
+    get signal() {
+      if (!controller) {
+        controller = new AbortController()
+        if (!stop && !released) overdue(Date.now())
+        if (stop) controller.abort(stopCause)
+        else if (!released) {
+          caller?.addEventListener('abort', onCallerAbort, { once: true })
+          arm(Date.now())
+        }
+      }
+      return controller.signal
     },
-    release,
+    stopped() {
+      if (!controller && !stop) overdue(Date.now())
+      return stop
+    },
+    touch() {
+      const now = Date.now()
+      if (!controller && !stop) overdue(now)
+      lastActivity = now
+    },
+    release() {
+      released = true
+      release()
+    },
   }
 }

@@ -6,11 +6,10 @@ import { runHook } from '../adapters/run-hook'
 import { errorMessage, InvokeError, isInvokeError } from '../errors/invoke-error'
 import { applyFieldChange, changedFields, describeFieldChange, findFieldChanges, instructToCall, refusedConstraint, snapshotFields } from './adapt-to-rejected-field'
 import { learnMessageFields, sendMessageFields } from './adapt-to-message-field'
-import { assertInvokeInput, buildRequest } from './build-request'
+import { assertInvokeInput, buildRequest, toolsJson } from './build-request'
 import { hermesPrompt, toPromptBody } from './prompt-mode'
 import { DEFAULT_DEADLINE_MS } from './deadline'
 import { noteLearned } from './profile'
-import { redact } from './redact'
 import { newCallId } from './step-events'
 import { checkCallOptions } from './config'
 import type { AdapterContext } from '../adapters/types'
@@ -97,18 +96,24 @@ export function patchBody(step: StepState, messages: ChatMessage[]): void {
 
 const NONE: ReadonlySet<string> = new Set()
 
-/** Sets the body a step sends, with its serialised payload and the redacted copy reported back. */
+/** Sets the body a step sends, with its serialised payload (the redacted copy is made when asked for: `reportedRequest` in send-request). */
 function setBody(step: StepState, body: ChatRequest): void {
   let payload: string
   try {
-    payload = JSON.stringify(body)
+    // The tools' JSON is made once per tool set; the rest is serialised around it (`tools` last).
+    const json = 'toJSON' in body ? undefined : toolsJson(step.tools, body.tools)
+    if (json === undefined) payload = JSON.stringify(body)
+    else {
+      const { tools, ...rest } = body
+      const text = JSON.stringify(rest)
+      payload = `${text.slice(0, -1)}${text.length > 2 ? ',' : ''}"tools":${json}}`
+    }
   } catch (cause) {
     throw new InvokeError('config_error', 'The request body cannot be serialised to JSON (a circular structure or a BigInt in messages or a hook\'s output).', { cause })
   }
-  const redacted = redact(payload, step.client.secrets)
   step.body = body
   step.payload = payload
-  step.rawRequest = redacted === payload ? body : (JSON.parse(redacted) as ChatRequest)
+  step.rawRequest = undefined
 }
 
 // A server may reject one field after another (`parallel_tool_calls`, then `reasoning_effort`):

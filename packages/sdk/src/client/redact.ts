@@ -1,3 +1,5 @@
+import type { ChatRequest } from '../types'
+
 const REDACTED = '[REDACTED]'
 // Local servers take placeholder keys ('ollama', 'EMPTY', 'x'): replacing those inside a response
 // would corrupt its JSON ("index" → "inde[REDACTED]"), and they are no secret to protect.
@@ -38,4 +40,10 @@ export function redact(text: string, secrets: readonly string[]): string {
   let out = text
   for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED)
   return out
+}
+
+/** `body` with every secret redacted (the same object when none is in it). */
+export function redactBody(body: ChatRequest, secrets: readonly string[], payload = JSON.stringify(body)): ChatRequest {
+  const redacted = redact(payload, secrets)
+  return redacted === payload ? body : (JSON.parse(redacted) as ChatRequest)
 }

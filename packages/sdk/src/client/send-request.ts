@@ -8,9 +8,11 @@ import { InvokeError, isAbortError, isInvokeError } from '../errors/invoke-error
 import { abortReason } from '../retry/with-retry'
 import { tryParseJson } from '../util/try-parse-json'
 import type { StepState } from './client-state'
+import type { ChatRequest } from '../types'
 import { deadlineError } from './deadline'
 import { linkRequest, type RequestLink } from './link-request'
-import { redact } from './redact'
+import { redact, redactBody } from './redact'
+import { listens } from './step-events'
 
 const noop = () => {}
 
@@ -27,16 +29,19 @@ export interface SentRequest {
 /**
  * Sends the request of one attempt. Resolves with an ok `Response` (body unread); throws the
  * classified `InvokeError` for a failed status, a network failure or a timeout, and the caller's
- * abort reason on abort. Fetch always gets a signal of the request's own (see {@link linkRequest}).
+ * abort reason on abort. Fetch gets a signal of the request's own (see {@link linkRequest}) when
+ * the caller's signal, `timeoutMs` or the deadline can stop the request.
  */
 export async function sendRequest(step: StepState, attempt: number): Promise<SentRequest> {
   const { client, signal } = step
   const link = linkRequest(signal, client.config.timeoutMs, step.deadlineAt)
-  client.events.emit('request', { callId: step.callId, attempt, url: client.url, body: step.rawRequest })
+  if (listens(client.events, 'request')) client.events.emit('request', { callId: step.callId, attempt, url: client.url, body: reportedRequest(step) })
   const startedAt = Date.now()
   let response: Response
   try {
-    const init: RequestInit = { method: 'POST', headers: step.body.stream ? { ...client.headers, accept: 'text/event-stream' } : client.headers, body: step.payload, signal: link.signal }
+    const headers = step.body.stream ? { ...client.headers, accept: 'text/event-stream' } : client.headers
+    // The signal is made when fetch reads it, and only when something can stop the request.
+    const init: RequestInit = limited(step) ? { method: 'POST', headers, body: step.payload, get signal() { return link.signal } } : { method: 'POST', headers, body: step.payload }
     response = await client.fetch(client.url, init)
     // The headers came: the idle gap starts again for the body.
     link.touch()
@@ -64,6 +69,17 @@ export async function sendRequest(step: StepState, attempt: number): Promise<Sen
   }
   return { response, link, release: link.release, startedAt }
 }
+
+/**
+ * The body as reported back (the `request` event, `result.rawRequest`): every credential the
+ * client sends redacted. Worked out when first asked for, so a step nobody inspects never pays for it.
+ */
+export function reportedRequest(step: StepState): ChatRequest {
+  return (step.rawRequest ??= redactBody(step.body, step.client.secrets, step.payload))
+}
+
+/** Whether anything can stop a step's request: the caller's signal, an idle timeout, a deadline. */
+const limited = (step: StepState): boolean => step.signal !== undefined || step.deadlineAt !== undefined || step.client.config.timeoutMs !== undefined
 
 /**
  * The error of a request that failed or was stopped: the caller's abort, a timeout, or a network
@@ -96,9 +112,9 @@ export function describeCause(error: Error): string {
  */
 export async function readText(step: StepState, response: Response, link: RequestLink): Promise<string> {
   try {
-    const reader = response.body?.getReader()
+    // Read whole unless an idle gap is watched: then each read re-arms it. (A custom fetch's response without a stream is read whole too.)
+    const reader = step.client.config.timeoutMs === undefined ? undefined : response.body?.getReader()
     const decoder = new TextDecoder()
-    // A custom fetch's response without a stream is read whole.
     let text = reader ? '' : await response.text()
     for (let read; reader && !(read = await reader.read()).done; link.touch()) text += decoder.decode(read.value, { stream: true })
     return redact(text + decoder.decode(), step.client.secrets)

@@ -33,9 +33,11 @@ export function emitRetry(step: StepState, info: { attempt: number; maxAttempts:
 
 /** The end of a step: `error` for an InvokeError, then `done` whatever happened (an abort included). */
 export function emitDone(client: ClientState, step: StepState | undefined, result: InvokeResult | undefined, error?: unknown): void {
+  const { events } = client
+  if (events.all.size === 0) return
   const callId = step?.callId ?? newCallId()
-  if (isInvokeError(error)) client.events.emit('error', { callId, error })
-  client.events.emit('done', result ? { callId, result } : { callId, error })
+  if (isInvokeError(error)) events.emit('error', { callId, error })
+  events.emit('done', result ? { callId, result } : { callId, error })
 }
 
 /**

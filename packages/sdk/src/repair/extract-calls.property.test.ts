@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { extractCalls } from './extract-calls'
+import { assertLinear, sizesBetween } from '../testing/measure-growth'
 
 const names = new Set(['scroll', 'input_text', 'click_element_by_index', 'custom_tool'])
 const toolName = fc.constantFrom(...names)
@@ -110,23 +111,32 @@ describe('extractCalls properties', () => {
     )
   })
 
-  it('should never throw, pollute a prototype or take long on random markup soup', () => {
-    const piece = fc.constantFrom(
-      '<tool_call>', '</tool_call>', '<function=', 'scroll', '>', '<parameter=', '</parameter>', '[TOOL_CALLS]', '[ARGS]', '<|tool_call_begin|>',
-      '<｜tool▁sep｜>', 'to=functions.', '{', '}', '[', ']', '(', ')', '"', "'", '\\', ':', ',', '=', '__proto__', 'constructor', 'True', '```', '\n',
-      'call:', '<|"|>', '<arg_key>', '<arg_value>', '<invoke name="', '>>>', 'Action:', '1', 'x',
-    )
+  const soup = [
+    '<tool_call>', '</tool_call>', '<function=', 'scroll', '>', '<parameter=', '</parameter>', '[TOOL_CALLS]', '[ARGS]', '<|tool_call_begin|>',
+    '<｜tool▁sep｜>', 'to=functions.', '{', '}', '[', ']', '(', ')', '"', "'", '\\', ':', ',', '=', '__proto__', 'constructor', 'True', '```', '\n',
+    'call:', '<|"|>', '<arg_key>', '<arg_value>', '<invoke name="', '>>>', 'Action:', '1', 'x',
+  ]
+
+  it('should never throw or pollute a prototype on random markup soup', () => {
+    const piece = fc.constantFrom(...soup)
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 80 }), (pieces) => {
         const text = pieces.join('')
-        const started = performance.now()
         const result = extractCalls(text, { names })
-        expect(performance.now() - started).toBeLessThan(1000)
         expect(result.calls.length).toBeLessThanOrEqual(64)
         expect(({} as Record<string, unknown>).polluted).toBeUndefined()
         expect(Object.getPrototypeOf({})).toBe(Object.prototype)
       }),
       { numRuns: 500 },
     )
+  })
+
+  it('should read markup soup in time linear in its length', () => {
+    // Random soups, joined: every piece next to every other, at 10 to 100 kB.
+    const pieces = fc.sample(fc.array(fc.constantFrom(...soup), { minLength: 80, maxLength: 80 }), { seed: 7, numRuns: 40 }).flat().join('')
+    assertLinear((size) => {
+      const text = pieces.repeat(Math.ceil(size / pieces.length)).slice(0, size)
+      return () => extractCalls(text, { names })
+    }, sizesBetween(10_000, 100_000))
   })
 })

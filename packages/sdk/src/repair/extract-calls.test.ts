@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { cpuClock, scalingRatio } from './__fixtures__/scaling-ratio'
+import { assertLinear, sizesBetween } from '../testing/measure-growth'
 import { extractCalls } from './extract-calls'
 import type { ExtractedCall } from './extract-calls'
 
@@ -372,17 +372,11 @@ describe('extractCalls performance', () => {
     ['one huge argument', (size) => JSON.stringify({ name: 'input_text', arguments: { text: 'x"y\\n {[ '.repeat(size / 12) } })],
   ]
   it.each(inputs)('should scale linearly on %s', (_label, make) => {
-    const small = make(100_000)
-    const large = make(1_000_000)
-    const ratio = scalingRatio(
-      () => extractCalls(large, { names }),
-      () => extractCalls(small, { names }),
-      5,
-      // CPU time: on a loaded shared machine, wall time also counts the other processes' turns.
-      cpuClock,
-    )
-    // Ten times the input: a linear scan costs about 10×, a quadratic one 100×.
-    expect(ratio).toBeLessThan(30)
+    // Ten times the input: a linear scan's time grows as the size, a quadratic one's as its square.
+    assertLinear((size) => {
+      const text = make(size)
+      return () => extractCalls(text, { names })
+    }, sizesBetween(100_000, 1_000_000))
   })
 
   it('should find the call at the end of a 1 MB message', () => {

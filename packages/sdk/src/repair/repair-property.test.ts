@@ -124,18 +124,16 @@ describe('repairToolCall (property)', () => {
     fc.anything({ maxDepth: 3, key: dangerousKey }),
   )
 
-  it('should answer random garbage with an InvokeError, quickly, without touching Object.prototype', () => {
+  it('should answer random garbage with an InvokeError, without touching Object.prototype', () => {
     const prototypeKeys = Object.getOwnPropertyNames(Object.prototype).sort()
     fc.assert(
       fc.property(garbageMessage, (message) => {
-        const started = performance.now()
         let thrown: unknown
         try {
           repairToolCall(message as ChatResponseMessage, macro, { toolChoiceName: AGENT })
         } catch (error) {
           thrown = error
         }
-        expect(performance.now() - started).toBeLessThan(250)
         expect(isInvokeError(thrown), String(thrown)).toBe(true)
         expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(prototypeKeys)
         expect(({} as Record<string, unknown>).polluted).toBeUndefined()

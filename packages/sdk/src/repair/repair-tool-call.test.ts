@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { createMacroTool, defineTool, repairToolCall } from '../index'
 import type { ChatResponseMessage } from '../types'
 import type { Tool, ToolSet } from '../tool/types'
+import { assertLinear, sizesBetween } from '../testing/measure-growth'
 import { createBrowserTools } from './__fixtures__/browser-tools'
 import { failure } from './__fixtures__/failure'
 
@@ -199,22 +200,27 @@ describe('repairToolCall', () => {
       expect(result.fixes).toEqual(expect.arrayContaining(['double-encoded-arguments', 'dropped-unsafe-key']))
     })
 
-    it('should refuse arguments nested too deeply, quickly', () => {
-      const deep = `{"action": {"done": {"text": ${'['.repeat(5000)}${']'.repeat(5000)}}}}`
-      const started = performance.now()
-      expect(failure(() => repairToolCall(native('AgentOutput', deep), macro)).type).toBe('invalid_tool_args')
-      expect(performance.now() - started).toBeLessThan(1000)
+    it('should refuse arguments nested too deeply, in time linear in the depth', () => {
+      const deep = (depth: number) => `{"action": {"done": {"text": ${'['.repeat(depth)}${']'.repeat(depth)}}}}`
+      expect(failure(() => repairToolCall(native('AgentOutput', deep(5000)), macro)).type).toBe('invalid_tool_args')
+      assertLinear((depth) => {
+        const message = native('AgentOutput', deep(depth))
+        return () => failure(() => repairToolCall(message, macro))
+      }, sizesBetween(1_000, 10_000))
     })
 
-    it('should finish a 1 MB content and 200,000 braces in bounded time', () => {
-      const big = `${'The page lists many products. '.repeat(35_000)}{"action": {"scroll": {"down": true}}}`
-      let started = performance.now()
-      expect(repairToolCall({ content: big }, macro).toolCall.args).toMatchObject({ action: { scroll: { down: true } } })
-      expect(performance.now() - started).toBeLessThan(2000)
-      started = performance.now()
-      const error = failure(() => repairToolCall({ content: '{'.repeat(200_000) }, macro))
-      expect(['no_tool_call', 'output_truncated']).toContain(error.type)
-      expect(performance.now() - started).toBeLessThan(2000)
+    it('should read a call after long prose, and give up on a flood of braces, in time linear in the content', () => {
+      const prose = (size: number) => `${'The page lists many products. '.repeat(size / 30)}{"action": {"scroll": {"down": true}}}`
+      expect(repairToolCall({ content: prose(1_000_000) }, macro).toolCall.args).toMatchObject({ action: { scroll: { down: true } } })
+      expect(['no_tool_call', 'output_truncated']).toContain(failure(() => repairToolCall({ content: '{'.repeat(200_000) }, macro)).type)
+      assertLinear((size) => {
+        const message = { content: prose(size) }
+        return () => repairToolCall(message, macro)
+      }, sizesBetween(30_000, 300_000))
+      assertLinear((size) => {
+        const message = { content: '{'.repeat(size) }
+        return () => failure(() => repairToolCall(message, macro))
+      }, sizesBetween(20_000, 200_000))
     })
   })
 })

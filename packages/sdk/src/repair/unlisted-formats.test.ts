@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { createMacroTool } from '../macro/create-macro-tool'
 import { defineTool } from '../tool/define-tool'
 import type { ToolSet } from '../tool/types'
-import { cpuClock, scalingRatio } from './__fixtures__/scaling-ratio'
+import { assertLinear, sizesBetween } from '../testing/measure-growth'
 import { matchName } from './match-tool-name'
 import { repairToolCall } from './repair-tool-call'
 import { shapeMacroInput } from './shape-macro-input'
@@ -224,7 +224,7 @@ describe('repairToolCall on formats beyond the field guide', () => {
   it('should stay linear on a flood of unclosed action tags', () => {
     const flood = (count: number) => '<scroll '.repeat(count)
     const run = (content: string) => () => expect(() => repairToolCall({ role: 'assistant', content }, macro, { toolChoiceName: 'AgentOutput' })).toThrow()
-    expect(scalingRatio(run(flood(200_000)), run(flood(20_000)), 5, cpuClock)).toBeLessThan(30)
+    assertLinear((count) => run(flood(count)), sizesBetween(20_000, 200_000))
   })
 
   it('should not let a YAML key named __proto__ reach a prototype', () => {
@@ -238,8 +238,8 @@ describe('repairToolCall on formats beyond the field guide', () => {
     const lines = (count: number) => 'note: the page lists products\n- item: price 3\n  scroll: x\n'.repeat(count)
     // Nesting far deeper than the reader descends, repeated.
     const stairs = (count: number) => Array.from({ length: count }, (_, line) => `${' '.repeat(line % 200)}key${line}:`).join('\n')
-    expect(scalingRatio(run(lines(50_000)), run(lines(5_000)), 5, cpuClock)).toBeLessThan(30)
-    expect(scalingRatio(run(stairs(50_000)), run(stairs(5_000)), 5, cpuClock)).toBeLessThan(30)
+    assertLinear((count) => run(lines(count)), sizesBetween(5_000, 50_000))
+    assertLinear((count) => run(stairs(count)), sizesBetween(5_000, 50_000))
   })
 })
 
@@ -422,9 +422,9 @@ describe('repairToolCall, second round', () => {
       const flood = (count: number) => lines.repeat(count)
       const fails = (content: string) => () => expect(() => read(content)).toThrow()
       const reads = (content: string) => () => expect(actionOf(content)).toEqual(SCROLL)
-      expect(scalingRatio(fails(flood(20_000)), fails(flood(2_000)), 5, cpuClock)).toBeLessThan(30)
+      assertLinear((count) => fails(flood(count)), sizesBetween(2_000, 20_000))
       const call = 'Action: {"scroll": {"down": true}}'
-      expect(scalingRatio(reads(flood(20_000) + call), reads(flood(2_000) + call), 5, cpuClock)).toBeLessThan(30)
+      assertLinear((count) => reads(flood(count) + call), sizesBetween(2_000, 20_000))
     })
 
     it('should leave a plain tool’s input alone', () => {
@@ -439,28 +439,30 @@ describe('repairToolCall, second round', () => {
 describe('repairToolCall on adversarial runs', () => {
   const plain = { scroll: actions.scroll, input_text: actions.input_text }
   const spaces = (count: number) => ' '.repeat(count)
-  const elapsed = (run: () => unknown) => {
-    const started = performance.now()
-    run()
-    return performance.now() - started
-  }
   // 200 characters: about 2^66 ways to split it into `word__` segments.
   const underscoreName = (length: number) => ('1__'.repeat(Math.ceil(length / 3)) + '1').slice(0, length - 1) + '1'
 
   it('should match a name of `1__` repeats in linear time', () => {
     const known = new Set(['scroll'])
-    expect(elapsed(() => expect(matchName(underscoreName(200), known)).toBeUndefined())).toBeLessThan(100)
+    expect(matchName(underscoreName(200), known)).toBeUndefined()
     const many = (length: number) => () => {
       for (let round = 0; round < 2_000; round++) matchName(underscoreName(length), known)
     }
-    expect(scalingRatio(many(200), many(20), 5, cpuClock)).toBeLessThan(30)
+    assertLinear(many, sizesBetween(20, 200))
   })
 
-  it('should reject a `1__` name in a native call or under a discriminator key in well under a second', () => {
-    const name = underscoreName(200)
-    const native = { role: 'assistant' as const, content: null, tool_calls: [{ id: 'c', type: 'function' as const, function: { name, arguments: '{}' } }] }
-    expect(elapsed(() => expect(() => repairToolCall(native, plain)).toThrow(/unknown tool/))).toBeLessThan(300)
-    expect(elapsed(() => expect(() => read(`{"memory": "m", "type": "${name}"}`)).toThrow())).toBeLessThan(300)
+  it('should reject a `1__` name in a native call or under a discriminator key in time linear in its length', () => {
+    const native = (name: string) => ({ role: 'assistant' as const, content: null, tool_calls: [{ id: 'c', type: 'function' as const, function: { name, arguments: '{}' } }] })
+    expect(() => repairToolCall(native(underscoreName(200)), plain)).toThrow(/unknown tool/)
+    expect(() => read(`{"memory": "m", "type": "${underscoreName(200)}"}`)).toThrow()
+    assertLinear((length) => {
+      const message = native(underscoreName(length))
+      return () => expect(() => repairToolCall(message, plain)).toThrow(/unknown tool/)
+    }, sizesBetween(100, 1_000))
+    assertLinear((length) => {
+      const content = `{"memory": "m", "type": "${underscoreName(length)}"}`
+      return () => expect(() => read(content)).toThrow()
+    }, sizesBetween(100, 1_000))
   })
 
   it('should still cut exactly the namespaces it cut before', () => {
@@ -481,12 +483,12 @@ describe('repairToolCall on adversarial runs', () => {
     ['a `<` before a run of spaces', (count: number) => `<${spaces(count)}!`],
   ])('should stay linear on %s', (_name, content) => {
     const run = (count: number) => () => expect(() => read(content(count), plain, undefined)).toThrow()
-    expect(scalingRatio(run(100_000), run(10_000), 5, cpuClock)).toBeLessThan(30)
+    assertLinear(run, sizesBetween(10_000, 100_000))
   })
 
   it('should stay linear on a line of spaces before labelled reflection and a call', () => {
     const run = (count: number) => () => expect(read(`x\n${spaces(count)}!\nMemory: m\n{"action": {"scroll": {"down": true}}}`).toolCall.args).toEqual({ memory: 'm', action: SCROLL })
-    expect(scalingRatio(run(100_000), run(10_000), 5, cpuClock)).toBeLessThan(30)
+    assertLinear(run, sizesBetween(10_000, 100_000))
   })
 
   it('should still read a fence language, reasoning tags and labels with spaces where they were allowed', () => {
