@@ -7,7 +7,7 @@
 import { InvokeError } from '../errors/invoke-error'
 import { parseLenientJson } from './lenient-json'
 import { pushFix } from './push-fix'
-import { elementText } from './reading/element-tree'
+import { elementText } from './reading/element-text'
 
 /** Deepest nesting accepted in tool arguments; deeper input is refused, never walked. */
 export const MAX_ARGUMENT_DEPTH = 64

@@ -9,6 +9,7 @@ import { isRecord } from '../../util/is-record'
 import { setOwn } from '../../util/set-own'
 import { pushFix } from '../push-fix'
 import { decodeValue } from './decode-value'
+import { elementText } from './element-text'
 import { ON_OWN_LINE, valueText } from './xml-value-text'
 import { CALL_TAG_HINT, PARAMETER_TAGS, WRAPPER_TAGS } from './xml-tags'
 
@@ -89,12 +90,6 @@ export function readElementTree(text: string, from: number, to: number, fixes: s
   }
   return toObject(children)
 }
-
-/**
- * The text an object read from elements was written as (`<note>a <b>b</b></note>` → `a <b>b</b>`): a
- * string field whose value came as elements is that text, exactly, not the object (see `coerce`).
- */
-export const elementText = new WeakMap<object, string>()
 
 /** Children as an object; a repeated element becomes an array. Keys are set as own data properties. */
 export function toObject(children: ReadonlyArray<[string, unknown]>): Record<string, unknown> {
