@@ -14,7 +14,8 @@ import { parseLenientJson } from '../lenient-json'
 import type { Reader } from '../reader'
 import { decodeArgument } from '../reading/decode-value'
 import { decodeXmlReferences } from '../reading/decode-xml-references'
-import { recognizeMarkedCalls, type Markers, type Node } from '../reading/marked-elements'
+import { createMarkedPreview, recognizeMarkedCalls, type Markers, type Node, type OpenNode } from '../reading/marked-elements'
+import { parsePartialJson } from '../parse-partial-json'
 import { readAlone, type BuiltInReader, type ExtractionContext } from '../reading/reading-context'
 
 const K3: Markers = ['<|open|>', '<|sep|>', '<|close|>']
@@ -41,18 +42,41 @@ function k3Arguments(context: ExtractionContext, name: string, call: Node, fixes
 /** Kimi K3's `<|open|>call tool="N" …<|sep|>…<|close|>call<|sep|>` calls. */
 export const recognizeKimiK3Calls = (context: ExtractionContext) => recognizeMarkedCalls(context, K3, `${K3[0]}call `, 'tool', (name, call, fixes) => k3Arguments(context, name, call, fixes), 'kimi-k3')
 
+/** The arguments of a call while it streams: a closed value as the reader types it (no schema), an open string as written so far, an open list or object parsed partially. */
+function previewArguments(children: OpenNode[]): Record<string, unknown> {
+  const args: Record<string, unknown> = {}
+  for (const { name, attributes, raw, open } of children) {
+    if (name === 'json') {
+      const value = (open ? parsePartialJson : parseLenientJson)(raw)?.value
+      return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : args
+    }
+    let value: unknown = raw
+    if (attributes.type !== 'string') {
+      if (open) value = /^\s*[[{]/.test(raw) ? parsePartialJson(raw)?.value : undefined
+      else {
+        try {
+          value = JSON.parse(raw)
+        } catch {}
+      }
+    }
+    if (name === 'argument' && value !== undefined && !(open && raw === '')) setOwn(args, decodeXmlReferences(attributes.key ?? ''), value)
+  }
+  return args
+}
+
 const reader: BuiltInReader = {
   name: 'kimi-k3',
   formats: ['tool-markup:kimi-k3'],
   recognize: recognizeKimiK3Calls,
   read: (text, context) => readAlone(reader, text, context),
+  preview: createMarkedPreview(K3, `${K3[0]}call `, 'tool', previewArguments),
 }
 
 /**
  * Kimi K3's token markup: `<|open|>call tool="NAME" index="1"<|sep|>`, one
  * `<|open|>argument key="KEY" type="TYPE"<|sep|>value<|close|>argument<|sep|>` per argument, then
  * `<|close|>call<|sep|>`. A value is the text between its tokens: the string itself for
- * `type="string"`, JSON for any other type.
+ * `type="string"`, JSON for any other type. Streams a preview of the arguments as they arrive.
  *
  * @example
  * ```ts

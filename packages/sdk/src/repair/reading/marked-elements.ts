@@ -6,6 +6,8 @@
  * element is text of the value. A call the text ends inside is cut off, never a call.
  */
 import { cleanToolName } from '../match-tool-name'
+import type { ReaderPreview } from '../reader'
+import { createTextBuffer } from '../../text/text-buffer'
 import { decodeXmlReferences } from './decode-xml-references'
 import { MAX_CALLS, MAX_MARKUP_DEPTH } from './limits'
 import { addFound, type ExtractionContext } from './reading-context'
@@ -24,6 +26,12 @@ export interface Node {
   children: Node[]
 }
 type Read = { node: Node; end: number } | 'truncated' | undefined
+
+/** An element of a call still being written: the one the text ends inside is `open`, with its text and children so far. */
+export interface OpenNode extends Node {
+  open?: boolean
+  children: OpenNode[]
+}
 
 /** The element whose opening tag starts at `at`; a marker inside a value that opens no element is text. */
 function readNode(text: string, at: number, markers: Markers, depth: number): Read {
@@ -67,5 +75,92 @@ export function recognizeMarkedCalls(context: ExtractionContext, markers: Marker
     const fixes: string[] = []
     addFound(context, { name, args: argumentsOf(name, read.node, fixes), format: `tool-markup:${format}`, fixes, start: at }, read.end)
     at = read.end - 1
+  }
+}
+
+/**
+ * The elements of a call's body written so far: the closed ones whole, then the one the text ends
+ * inside (`open`), with its children so far or its text, a marker cut off at its end left out.
+ */
+function readOpenNodes(text: string, markers: Markers, depth: number): OpenNode[] {
+  const [open, end, close] = markers
+  const nodes: OpenNode[] = []
+  for (let at = text.indexOf(open); at >= 0 && depth <= MAX_MARKUP_DEPTH; at = text.indexOf(open, at + 1)) {
+    const read = readNode(text, at, markers, depth)
+    if (read === undefined) continue
+    if (read !== 'truncated') {
+      nodes.push(read.node)
+      at = read.end - 1
+      continue
+    }
+    const headEnd = text.indexOf(end, at + open.length)
+    if (headEnd < 0) break
+    const head = text.slice(at + open.length, headEnd)
+    const name = head.split(' ', 1)[0]!
+    let body = text.slice(headEnd + end.length)
+    const closer = close + name + end
+    for (let cut = Math.min(body.length, closer.length - 1); cut > 0; cut--) {
+      const tail = body.slice(-cut)
+      if (closer.startsWith(tail) || open.startsWith(tail)) {
+        body = body.slice(0, -cut)
+        break
+      }
+    }
+    const child = body.indexOf(open)
+    const children = child < 0 ? [] : readOpenNodes(body.slice(child), markers, depth + 1)
+    // A marker that opens no element is text of the value; one whose tag is still being written is not yet.
+    const raw = children.length > 0 || (child >= 0 && body.indexOf(end, child + open.length) < 0) ? body.slice(0, child) : body
+    nodes.push({ name, attributes: readAttributes(head), raw, children, open: true })
+    break
+  }
+  return nodes
+}
+
+/**
+ * The streamed preview (`Reader.preview`) of a marked format's first call: its name once its
+ * opening tag is whole, then `argumentsOf` the elements written so far. Each piece is scanned once
+ * for the call's opener or closer; the body is re-read only when the preview is read (the stream
+ * reads it at growing intervals), so a stream of any length costs a linear total.
+ */
+export function createMarkedPreview(markers: Markers, opener: string, nameKey: string, argumentsOf: (children: OpenNode[]) => Record<string, unknown>): (from: number) => ReaderPreview {
+  const [open, end, close] = markers
+  const callCloser = close + opener.slice(open.length).trim() + end
+  return (from) => {
+    // The text where the opener or its tag may still be (from `offset` in the content), before the call.
+    let head = ''
+    let offset = from
+    const body = createTextBuffer()
+    let bodyEnd: number | undefined
+    let tail = ''
+    const preview: ReaderPreview = {
+      start: -1,
+      push(piece) {
+        if (bodyEnd !== undefined) return
+        if (preview.start < 0) {
+          head += piece
+          const at = head.indexOf(opener)
+          const headEnd = at < 0 ? -1 : head.indexOf(end, at + opener.length)
+          if (headEnd < 0) {
+            // Keep what may start an opener; a tag longer than a name allows opens no call.
+            const keep = at >= 0 && head.length - at < 600 ? at : Math.max(at + 1, head.length - opener.length + 1)
+            offset += keep
+            head = head.slice(keep)
+            return
+          }
+          preview.name = cleanToolName(decodeXmlReferences(readAttributes(head.slice(at + opener.length, headEnd))[nameKey] ?? '')) || undefined
+          preview.start = offset + headEnd + end.length
+          piece = head.slice(headEnd + end.length)
+          head = ''
+        }
+        body.append(piece)
+        const window = tail + piece
+        const closeAt = window.indexOf(callCloser)
+        // The call closed: a second call is not merged into the first one's preview.
+        if (closeAt >= 0) bodyEnd = body.length - window.length + closeAt
+        tail = window.slice(1 - callCloser.length)
+      },
+      read: () => argumentsOf(readOpenNodes(body.toString().slice(0, bodyEnd), markers, 1)),
+    }
+    return preview
   }
 }
