@@ -33,28 +33,50 @@ export interface OpenNode extends Node {
   children: OpenNode[]
 }
 
-/** The element whose opening tag starts at `at`; a marker inside a value that opens no element is text. */
-function readNode(text: string, at: number, markers: Markers, depth: number): Read {
+/**
+ * The element whose opening tag starts at `at`; a marker inside a value that opens no element is text.
+ * `partial` (a call still being written): the element the text ends inside is `open`, with its
+ * children or its text so far (a marker cut off at the end left out), instead of `truncated`.
+ */
+function readNode(text: string, at: number, markers: Markers, depth: number, partial?: boolean): Read {
   const [open, end, close] = markers
   const headEnd = text.slice(at, at + 600).indexOf(end, open.length)
   if (headEnd < 0) return at + 600 > text.length ? 'truncated' : undefined
   const head = text.slice(at + open.length, at + headEnd)
   const name = head.split(' ', 1)[0]!
   if (depth > MAX_MARKUP_DEPTH || !/^[\w.-]{1,64}$/.test(name)) return undefined
-  const node: Node = { name, attributes: readAttributes(head), raw: '', children: [] }
+  const node: OpenNode = { name, attributes: readAttributes(head), raw: '', children: [] }
   const bodyStart = at + headEnd + end.length
   const closer = close + name + end
-  let closeAt = -1
+  // -1 once the closer is known to be missing (a partial element): the text is never searched again.
+  let closeAt = -2
   for (let cursor = bodyStart; ; ) {
-    if (closeAt < cursor) closeAt = text.indexOf(closer, cursor)
-    if (closeAt < 0) return 'truncated'
+    if (closeAt !== -1 && closeAt < cursor) closeAt = text.indexOf(closer, cursor)
+    if (closeAt < 0 && !partial) return 'truncated'
     const child = text.indexOf(open, cursor)
-    if (child < 0 || child >= closeAt) {
+    const openAt = child < 0 ? text.length : child
+    if (closeAt >= 0 && openAt >= closeAt) {
       node.raw = text.slice(bodyStart, closeAt)
       return { node, end: closeAt + closer.length }
     }
-    const read = readNode(text, child, markers, depth + 1)
-    if (read === 'truncated') return read
+    const read = child < 0 ? 'truncated' : readNode(text, child, markers, depth + 1, partial)
+    if (read === 'truncated' || (read && (read.node as OpenNode).open)) {
+      if (!partial) return 'truncated'
+      node.open = true
+      node.raw = text.slice(bodyStart, openAt)
+      if (child < 0) {
+        // A closer or marker cut off at the end is not text of the value.
+        for (let cut = Math.min(node.raw.length, closer.length - 1); cut > 0; cut--) {
+          const tail = node.raw.slice(-cut)
+          if (closer.startsWith(tail) || open.startsWith(tail)) {
+            node.raw = node.raw.slice(0, -cut)
+            break
+          }
+        }
+      }
+      if (read !== 'truncated') node.children.push(read.node)
+      return { node, end: text.length }
+    }
     // A marker that opens no element is text of the value.
     if (read) node.children.push(read.node)
     cursor = read ? read.end : child + 1
@@ -76,44 +98,6 @@ export function recognizeMarkedCalls(context: ExtractionContext, markers: Marker
     addFound(context, { name, args: argumentsOf(name, read.node, fixes), format: `tool-markup:${format}`, fixes, start: at }, read.end)
     at = read.end - 1
   }
-}
-
-/**
- * The elements of a call's body written so far: the closed ones whole, then the one the text ends
- * inside (`open`), with its children so far or its text, a marker cut off at its end left out.
- */
-function readOpenNodes(text: string, markers: Markers, depth: number): OpenNode[] {
-  const [open, end, close] = markers
-  const nodes: OpenNode[] = []
-  for (let at = text.indexOf(open); at >= 0 && depth <= MAX_MARKUP_DEPTH; at = text.indexOf(open, at + 1)) {
-    const read = readNode(text, at, markers, depth)
-    if (read === undefined) continue
-    if (read !== 'truncated') {
-      nodes.push(read.node)
-      at = read.end - 1
-      continue
-    }
-    const headEnd = text.indexOf(end, at + open.length)
-    if (headEnd < 0) break
-    const head = text.slice(at + open.length, headEnd)
-    const name = head.split(' ', 1)[0]!
-    let body = text.slice(headEnd + end.length)
-    const closer = close + name + end
-    for (let cut = Math.min(body.length, closer.length - 1); cut > 0; cut--) {
-      const tail = body.slice(-cut)
-      if (closer.startsWith(tail) || open.startsWith(tail)) {
-        body = body.slice(0, -cut)
-        break
-      }
-    }
-    const child = body.indexOf(open)
-    const children = child < 0 ? [] : readOpenNodes(body.slice(child), markers, depth + 1)
-    // A marker that opens no element is text of the value; one whose tag is still being written is not yet.
-    const raw = children.length > 0 || (child >= 0 && body.indexOf(end, child + open.length) < 0) ? body.slice(0, child) : body
-    nodes.push({ name, attributes: readAttributes(head), raw, children, open: true })
-    break
-  }
-  return nodes
 }
 
 /**
@@ -149,7 +133,7 @@ export function createMarkedPreview(markers: Markers, opener: string, nameKey: s
           }
           preview.name = cleanToolName(decodeXmlReferences(readAttributes(head.slice(at + opener.length, headEnd))[nameKey] ?? '')) || undefined
           preview.start = offset + headEnd + end.length
-          piece = head.slice(headEnd + end.length)
+          piece = head.slice(at)
           head = ''
         }
         body.append(piece)
@@ -159,7 +143,10 @@ export function createMarkedPreview(markers: Markers, opener: string, nameKey: s
         if (closeAt >= 0) bodyEnd = body.length - window.length + closeAt
         tail = window.slice(1 - callCloser.length)
       },
-      read: () => argumentsOf(readOpenNodes(body.toString().slice(0, bodyEnd), markers, 1)),
+      read() {
+        const read = readNode(body.toString().slice(0, bodyEnd), 0, markers, 0, true)
+        return read && read !== 'truncated' ? argumentsOf(read.node.children) : {}
+      },
     }
     return preview
   }
