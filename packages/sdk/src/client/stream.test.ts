@@ -6,6 +6,7 @@ import { createClient, defineTool, isInvokeError, type Adapter, type ClientConfi
 import { isAbortError } from '../errors/invoke-error'
 import { sseChunks, startScriptedServer, toolCallResponse, type ScriptedReply, type ScriptedServer } from '../testing'
 import type { ChatResponse, ChatStreamDelta, Usage } from '../types'
+import { kimiK3 } from '../repair/__fixtures__/render-calls'
 
 const AgentOutput = defineTool({
   description: 'Reflect, then act',
@@ -576,7 +577,11 @@ describe('client.stream of a tool sent under a wire name', () => {
   })
 
   it('should name the tool as declared in the partial events of a call written in prompt mode, as markup or JSON', async () => {
-    const contents = ['<tool_call>\n<function=math_factorial>\n<parameter=n>\n4\n</parameter>\n</function>\n</tool_call>', '<tool_call>{"name": "math_factorial", "arguments": {"n": 4}}</tool_call>']
+    const contents = [
+      '<tool_call>\n<function=math_factorial>\n<parameter=n>\n4\n</parameter>\n</function>\n</tool_call>',
+      '<tool_call>{"name": "math_factorial", "arguments": {"n": 4}}</tool_call>',
+      kimiK3.render([{ name: 'math_factorial', args: { n: 4 } }]),
+    ]
     for (const content of contents) {
       const { named: events, result } = await run(streamOf([chunk({ role: 'assistant', content: '' }), ...irregularContent(content), chunk({}, 'stop'), usageChunk]), { toolMode: 'prompt' })
       expect(events.some((event) => event.type === 'partial'), content).toBe(true)
