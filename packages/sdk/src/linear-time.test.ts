@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { findFieldChanges, refusedConstraint } from './client/adapt-to-rejected-field'
 import { createStreamAssembler } from './client/create-stream-assembler'
 import { classifyHttpError } from './errors/classify-http'
+import { kimiK3Reader, minimaxM3Reader } from './readers'
 import { InvokeError, createMacroTool, defineTool, parseRetryAfter, repairToolCall } from './index'
 import { assertLinear, sizesBetween } from './testing/measure-growth'
 import type { ChatRequest, ChatResponseMessage, ChatStreamChunk } from './types'
@@ -270,5 +271,20 @@ describe('stream previews on crafted worst cases', () => {
     ['an unclosed string of backslashes', (size) => args(fill(size, '\\\\', '{"index": "'))],
     ['a flood of [', (size) => args(fill(size, '['))],
     ['content of parameter tags', (size) => preview({ content: fill(size, '<parameter=index>1', '<tool_call>\n<function=click>\n') })],
+  ])('should stay linear on %s', (_name, build) => expectLinear(build))
+
+  // Marked markup in content, in 16-character deltas through the Kimi K3 and MiniMax M3 previews.
+  const marked = (text: string) => () => {
+    const assembler = createStreamAssembler(() => {}, { previews: [kimiK3Reader.preview!, minimaxM3Reader.preview!] })
+    for (let offset = 0; offset < text.length; offset += 16) assembler.push({ choices: [{ index: 0, delta: { content: text.slice(offset, offset + 16) } }] } as ChatStreamChunk)
+    assembler.finish()
+  }
+  const M = ']<]minimax[>['
+  it.each<[string, (size: number) => () => unknown]>([
+    ['a Kimi K3 value that never closes', (size) => marked(fill(size, 'word ', '<|open|>call tool="click" index="1"<|sep|><|open|>argument key="q" type="string"<|sep|>'))],
+    ['a flood of Kimi K3 arguments', (size) => marked(fill(size, '<|open|>argument key="q" type="number"<|sep|>1<|close|>argument<|sep|>', '<|open|>call tool="click" index="1"<|sep|>'))],
+    ['a flood of Kimi K3 markers that open nothing', (size) => marked(fill(size, '<|open|>', '<|open|>call tool="click" index="1"<|sep|><|open|>argument key="q" type="string"<|sep|>'))],
+    ['a MiniMax M3 value that never closes', (size) => marked(fill(size, 'word ', `${M}<invoke name="click">\n${M}<q>`))],
+    ['a flood of MiniMax M3 items', (size) => marked(fill(size, `${M}<item>a${M}</item>`, `${M}<invoke name="click">\n${M}<q>`))],
   ])('should stay linear on %s', (_name, build) => expectLinear(build))
 })

@@ -4,7 +4,8 @@ import * as core from './core'
 import * as root from './index'
 import { builtInReaders } from './readers'
 import { streaming } from './streaming'
-import { contentResponse, startScriptedServer, streamedReply, toolCallResponse, type ScriptedServer } from './testing'
+import { contentResponse, sseChunks, startScriptedServer, streamedReply, toolCallResponse, type ScriptedServer } from './testing'
+import { kimiK3, minimaxM3, type CallRenderer } from './repair/__fixtures__/render-calls'
 import type { InvokeResult } from './client/invoke-result'
 import type { StreamEvent } from './client/stream-run'
 
@@ -96,6 +97,40 @@ describe('streaming', () => {
     server.setScript([streamedReply(toolCallResponse('AgentOutput', args))])
     const result = await core.createClient({ ...config(), streaming }).invoke(messages, tools, options)
     expect(result).toMatchObject({ toolCall: { name: 'AgentOutput', args }, toolResult: 'clicked 12', fixes: ['stream-body'] })
+  })
+
+  describe.each([
+    // Kimi K3 types each value by its `type` attribute; MiniMax M3 writes text that only the schema types, so its preview shows text.
+    [kimiK3, { query: 'a\nb<c and more text that streams over many pieces', limit: 5, exact: true, filters: { lang: 'en', tags: ['x', 'y z'] } }],
+    [minimaxM3, { query: 'a\nb<c and more text that streams over many pieces', region: { city: 'Paris', zip: '75001' }, tags: ['x', 'y z'] }],
+  ] as Array<[CallRenderer, Record<string, unknown>]>)('a %s call streamed in content', ({ render }, callArgs) => {
+    const search = core.defineTool({ description: 'Search', inputSchema: z.object({ query: z.string(), limit: z.number().optional(), exact: z.boolean().optional(), filters: z.object({ lang: z.string(), tags: z.array(z.string()) }).optional(), region: z.object({ city: z.string(), zip: z.string() }).optional(), tags: z.array(z.string()).optional() }), execute: async () => 'found' })
+    const content = render([{ name: 'search', args: callArgs }])
+
+    it('should stream partial events that grow to the final arguments, and resolve as invoke does', async () => {
+      const events: unknown[] = [{ choices: [{ index: 0, delta: { role: 'assistant', content: '' } }] }]
+      for (let offset = 0; offset < content.length; offset += 3) events.push({ choices: [{ index: 0, delta: { content: content.slice(offset, offset + 3) } }] })
+      server.setScript([{ chunks: sseChunks([...events, { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }]) }, { body: contentResponse(content) }])
+      const client = root.createClient(config())
+      const stream = client.stream(messages, { search })
+      const [streamed, result] = await Promise.all([collect(stream), stream.result])
+      const invoked = await client.invoke(messages, { search })
+      // The scripted stream sends no usage; all else is the same.
+      expect({ ...outcome(result), usage: undefined }).toEqual({ ...outcome(invoked), usage: undefined })
+      expect(result.toolCall).toMatchObject({ name: 'search', args: callArgs })
+      const partials = streamed.filter((event): event is Extract<StreamEvent, { type: 'partial' }> => event.type === 'partial')
+      expect(partials.length).toBeGreaterThan(5)
+      for (const event of partials) expect(event.name).toBe('search')
+      // Each preview is a prefix of the next one: the query grows, keys are only added.
+      const query = (event: (typeof partials)[number]) => ((event.args as { query?: string }).query ?? '')
+      expect(partials.some((event) => query(event).length > 0 && query(event) !== callArgs.query)).toBe(true)
+      for (const [index, event] of partials.entries()) {
+        const next = partials[index + 1]?.args ?? callArgs
+        expect((next as { query: string }).query.startsWith(query(event))).toBe(true)
+        expect(Object.keys(next)).toEqual(expect.arrayContaining(Object.keys(event.args as object)))
+      }
+      expect(partials.at(-1)!.args).toEqual(callArgs)
+    })
   })
 
   it('should refuse a streaming option that is not the export of @wildcall/sdk/streaming', () => {

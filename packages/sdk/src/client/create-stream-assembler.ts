@@ -33,6 +33,8 @@ export interface StreamAssemblerOptions {
   previews?: ReadonlyArray<(from: number) => ReaderPreview>
   /** Stream `<think>` blocks written into the text as `reasoning` events, not `text` (prompt mode). Default `false`. */
   reasoningInText?: boolean
+  /** Wire name → the tool's own name (`wireNames`): events name a tool as it was declared. Default: names as sent. */
+  toOwn?: ReadonlyMap<string, string> | undefined
 }
 
 interface CallState {
@@ -91,6 +93,8 @@ const THINK_TAG_START = /<[^<>]{0,19}$/
  */
 export function createStreamAssembler(emit: (event: StreamEvent) => void, options: StreamAssemblerOptions = {}): StreamAssembler {
   const stepBytes = options.partialStepBytes ?? 8
+  // The name an event shows: the tool's own, not the one it was sent under.
+  const own = (name: string) => (name && options.toOwn?.get(name)) || name
   const calls: CallState[] = []
   const byIndex = new Map<number, CallState>()
   let last: CallState | undefined
@@ -142,6 +146,8 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
       const parsed = call.markup ? { value: markup.read() } : call.json.read()
       if (!parsed) return
       args = parsed.value
+      // `{"name": "get_wea` shows nothing yet, not even whose call it is.
+      if (call.inContent && !force && isRecord(args) && Object.keys(args).length === 0) return
       if (call.inContent && isRecord(args) && typeof args.name === 'string') {
         const inner = args.arguments ?? args.parameters
         if (isRecord(inner)) {
@@ -156,7 +162,7 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
       if (serialised === call.lastPartial) return
       call.lastPartial = serialised
     }
-    emit({ type: 'partial', args, index: call.position, ...(call.name ? { name: call.name } : {}) })
+    emit({ type: 'partial', args, index: call.position, ...(call.name ? { name: own(call.name) } : {}) })
   }
 
   /**
@@ -259,11 +265,11 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
       // Once a server sent the arguments whole as an object, later string bytes would only repeat them.
       if (call.object) return
       call.json.push(args)
-      emit(argumentsEvent(args, call.position, call.name))
+      emit(argumentsEvent(args, call.position, own(call.name)))
       emitPartial(call, false)
     } else if (isRecord(args)) {
       call.object = args
-      emit(argumentsEvent(JSON.stringify(args), call.position, call.name))
+      emit(argumentsEvent(JSON.stringify(args), call.position, own(call.name)))
       emitPartial(call, true)
     }
   }
@@ -330,7 +336,7 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
           if (nonEmpty(legacy.name) && !functionCall.name) functionCall.name = legacy.name
           if (nonEmpty(legacy.arguments)) {
             functionCall.arguments += legacy.arguments
-            emit(argumentsEvent(legacy.arguments, 0, functionCall.name))
+            emit(argumentsEvent(legacy.arguments, 0, own(functionCall.name)))
           }
         }
       }

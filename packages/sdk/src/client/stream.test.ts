@@ -6,6 +6,7 @@ import { createClient, defineTool, isInvokeError, type Adapter, type ClientConfi
 import { isAbortError } from '../errors/invoke-error'
 import { sseChunks, startScriptedServer, toolCallResponse, type ScriptedReply, type ScriptedServer } from '../testing'
 import type { ChatResponse, ChatStreamDelta, Usage } from '../types'
+import { kimiK3 } from '../repair/__fixtures__/render-calls'
 
 const AgentOutput = defineTool({
   description: 'Reflect, then act',
@@ -546,3 +547,53 @@ describe('client.stream over bytes', () => {
     for (const event of events) if (event.type === 'partial') expect(event.args && JSON.stringify(event.args)).not.toContain('\uFFFD')
   })
 })
+
+describe('client.stream of a tool sent under a wire name', () => {
+  let server: ScriptedServer
+  beforeAll(async () => {
+    server = await startScriptedServer({ script: [] })
+  })
+  afterAll(() => server.close())
+  const factorial = defineTool({ description: 'n!', inputSchema: z.object({ n: z.number().int() }), execute: async ({ n }) => (n <= 1 ? 1 : n * 6) })
+  const named = { 'math.factorial': factorial, 'get weather': defineTool({ description: 'Weather', inputSchema: z.object({ city: z.string() }), execute: async ({ city }) => city }) }
+
+  async function run(reply: ScriptedReply, extra: Partial<ClientConfig> = {}) {
+    server.setScript([reply])
+    const stream = createClient({ baseURL: server.url, model: 'gpt-4.1-mini', retry: fastRetry, ...extra }).stream(messages, named)
+    const [events, result] = await Promise.all([collect(stream), stream.result])
+    const named_ = events.filter((event): event is Extract<StreamEvent, { type: 'arguments' | 'partial' }> => event.type === 'arguments' || event.type === 'partial')
+    return { named: named_, result }
+  }
+
+  it('should name the tool as declared in every arguments and partial event of a native call', async () => {
+    for (const [own, sent, text] of [['math.factorial', 'math_factorial', '{"n": 4}'], ['get weather', 'get_weather', '{"city": "Antwerp, Belgium"}']] as const) {
+      const { named: events, result } = await run(streamOf(openaiEvents(text, { name: sent })))
+      expect(server.requests.at(-1)!.body).toMatchObject({ tools: expect.arrayContaining([expect.objectContaining({ function: expect.objectContaining({ name: sent }) })]) })
+      expect(events.filter((event) => event.type === 'arguments').length).toBeGreaterThan(1)
+      expect(events.some((event) => event.type === 'partial')).toBe(true)
+      for (const event of events) expect(event.name).toBe(own)
+      expect(result.toolCall).toMatchObject({ name: own, args: JSON.parse(text) })
+    }
+  })
+
+  it('should name the tool as declared in the partial events of a call written in prompt mode, as markup or JSON', async () => {
+    const contents = [
+      '<tool_call>\n<function=math_factorial>\n<parameter=n>\n4\n</parameter>\n</function>\n</tool_call>',
+      '<tool_call>{"name": "math_factorial", "arguments": {"n": 4}}</tool_call>',
+      kimiK3.render([{ name: 'math_factorial', args: { n: 4 } }]),
+    ]
+    for (const content of contents) {
+      const { named: events, result } = await run(streamOf([chunk({ role: 'assistant', content: '' }), ...irregularContent(content), chunk({}, 'stop'), usageChunk]), { toolMode: 'prompt' })
+      expect(events.some((event) => event.type === 'partial'), content).toBe(true)
+      for (const event of events) expect(event.name, content).toBe('math.factorial')
+      expect(result.toolCall).toMatchObject({ name: 'math.factorial', args: { n: 4 } })
+    }
+  })
+})
+
+/** Content deltas of a few characters each. */
+function irregularContent(text: string): unknown[] {
+  const deltas: unknown[] = []
+  for (let offset = 0; offset < text.length; offset += 4) deltas.push(chunk({ content: text.slice(offset, offset + 4) }))
+  return deltas
+}

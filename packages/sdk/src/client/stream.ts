@@ -4,6 +4,7 @@ import { runHook } from '../adapters/run-hook'
 import { withRetry } from '../retry/with-retry'
 import { isRecord } from '../util/is-record'
 import { previewsOf } from './combine-previews'
+import { wireNames } from '../tool/wire-names'
 import { ensureInvokeError, runAttempt } from './invoke'
 import { prepareStep } from './prepare-step'
 import { classifyError, transportError, type SentRequest } from './send-request'
@@ -98,7 +99,7 @@ export function readEventText(step: StepState, response: Response, text: string)
 async function readStream(step: StepState, sent: SentRequest, emit: (event: StreamEvent) => void): Promise<ChatResponse> {
   const { client } = step
   const { response, link } = sent
-  const options = { previews: previewsOf(client.readers), reasoningInText: step.prompt }
+  const options = { previews: previewsOf(client.readers), reasoningInText: step.prompt, toOwn: wireNames(step.tools) }
   const assembler = createStreamAssembler(emit, options)
   const fixers = client.responseChain.filter((adapter) => adapter.fixChunk)
   const body = response.body

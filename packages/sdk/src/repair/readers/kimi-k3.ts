@@ -9,50 +9,62 @@
  *
  * A call the text ends inside is cut off, never a call.
  */
+import { isRecord } from '../../util/is-record'
 import { setOwn } from '../../util/set-own'
 import { parseLenientJson } from '../lenient-json'
 import type { Reader } from '../reader'
 import { decodeArgument } from '../reading/decode-value'
 import { decodeXmlReferences } from '../reading/decode-xml-references'
-import { recognizeMarkedCalls, type Markers, type Node } from '../reading/marked-elements'
+import { createMarkedPreview, recognizeMarkedCalls, type Markers, type OpenNode } from '../reading/marked-elements'
+import { parsePartialJson } from '../parse-partial-json'
 import { readAlone, type BuiltInReader, type ExtractionContext } from '../reading/reading-context'
 
 const K3: Markers = ['<|open|>', '<|sep|>', '<|close|>']
 
-/** Kimi K3's arguments: typed by each argument's `type`, or one JSON value. */
-function k3Arguments(context: ExtractionContext, name: string, call: Node, fixes: string[]): unknown {
+/**
+ * Kimi K3's arguments: typed by each argument's `type`, or one JSON value. While the call streams
+ * (`open`: its preview) an open string shows its text so far, an open list or object what parses.
+ */
+function k3Arguments(context: Pick<ExtractionContext, 'schemaOf'>, name: string, children: OpenNode[], fixes: string[]): unknown {
   const args: Record<string, unknown> = {}
-  for (const { name: kind, attributes, raw } of call.children) {
-    if (kind === 'json') return parseLenientJson(raw)?.value
+  for (const { name: kind, attributes, raw, open } of children) {
+    if (kind === 'json') return (open ? parsePartialJson : parseLenientJson)(raw)?.value
     const key = decodeXmlReferences(attributes.key ?? '')
     let value: unknown = raw
-    if (attributes.type !== 'string') {
+    if (open) {
+      if (attributes.type !== 'string') value = /^\s*[[{]/.test(raw) ? parsePartialJson(raw)?.value : undefined
+      if (!raw) value = undefined
+    } else if (attributes.type !== 'string') {
       try {
         value = JSON.parse(raw)
       } catch {
         value = decodeArgument(context, name, key, raw, fixes)
       }
     }
-    setOwn(args, key, value)
+    if (!open || value !== undefined) setOwn(args, key, value)
   }
   return args
 }
 
 /** Kimi K3's `<|open|>call tool="N" …<|sep|>…<|close|>call<|sep|>` calls. */
-export const recognizeKimiK3Calls = (context: ExtractionContext) => recognizeMarkedCalls(context, K3, `${K3[0]}call `, 'tool', (name, call, fixes) => k3Arguments(context, name, call, fixes), 'kimi-k3')
+export const recognizeKimiK3Calls = (context: ExtractionContext) => recognizeMarkedCalls(context, K3, `${K3[0]}call `, 'tool', (name, call, fixes) => k3Arguments(context, name, call.children, fixes), 'kimi-k3')
 
 const reader: BuiltInReader = {
   name: 'kimi-k3',
   formats: ['tool-markup:kimi-k3'],
   recognize: recognizeKimiK3Calls,
   read: (text, context) => readAlone(reader, text, context),
+  preview: createMarkedPreview(K3, `${K3[0]}call `, 'tool', (children) => {
+    const args = k3Arguments({}, '', children, [])
+    return isRecord(args) ? args : {}
+  }),
 }
 
 /**
  * Kimi K3's token markup: `<|open|>call tool="NAME" index="1"<|sep|>`, one
  * `<|open|>argument key="KEY" type="TYPE"<|sep|>value<|close|>argument<|sep|>` per argument, then
  * `<|close|>call<|sep|>`. A value is the text between its tokens: the string itself for
- * `type="string"`, JSON for any other type.
+ * `type="string"`, JSON for any other type. Streams a preview of the arguments as they arrive.
  *
  * @example
  * ```ts

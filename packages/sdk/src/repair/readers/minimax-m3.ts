@@ -15,7 +15,7 @@ import { schemaAtPath, type JsonSchemaNode } from '../coerce'
 import type { Reader } from '../reader'
 import { admittedTypes, decodeValue } from '../reading/decode-value'
 import { toObject } from '../reading/element-tree'
-import { recognizeMarkedCalls, type Markers, type Node } from '../reading/marked-elements'
+import { createMarkedPreview, recognizeMarkedCalls, type Markers, type Node, type OpenNode } from '../reading/marked-elements'
 import { readAlone, type BuiltInReader, type ExtractionContext } from '../reading/reading-context'
 
 const M3: Markers = [']<]minimax[>[<', '>', ']<]minimax[>[</']
@@ -40,17 +40,31 @@ function m3Value({ raw, children }: Node, schema: JsonSchemaNode | undefined, fi
 export const recognizeMinimaxM3Calls = (context: ExtractionContext) =>
   recognizeMarkedCalls(context, M3, `${M3[0]}invoke `, 'name', (name, call, fixes) => m3Value(call, context.schemaOf?.(name) ?? { type: 'object' }, fixes), 'minimax-m3')
 
+/** Elements while they stream, read as without a schema: a closed one whole, the open one's text or children so far (blank text shows nothing). */
+function previewValue(node: OpenNode): unknown {
+  if (!node.open) return m3Value(node, undefined, [])
+  if (node.children.length === 0) return node.raw.trim() ? node.raw : undefined
+  const entries = previewEntries(node.children)
+  return node.children.every((child) => child.name === 'item') ? entries.map(([, value]) => value) : toObject(entries)
+}
+const previewEntries = (children: OpenNode[]) => children.flatMap((child): Array<[string, unknown]> => {
+  const value = previewValue(child)
+  return value === undefined ? [] : [[child.name, value]]
+})
+
 const reader: BuiltInReader = {
   name: 'minimax-m3',
   formats: ['tool-markup:minimax-m3'],
   recognize: recognizeMinimaxM3Calls,
   read: (text, context) => readAlone(reader, text, context),
+  preview: createMarkedPreview(M3, `${M3[0]}invoke `, 'name', (children) => toObject(previewEntries(children))),
 }
 
 /**
  * MiniMax M3's markup: every tag prefixed by `]<]minimax[>[`, one `<invoke name="NAME">` per call and
  * one element per argument, named after it (`<query>text</query>`), nested objects as child elements,
- * list items as `<item>`. A value is the text between its tags, typed by the field's schema.
+ * list items as `<item>`. A value is the text between its tags, typed by the field's schema. Streams
+ * a preview of the arguments as they arrive (values as text: the schema types them in the result).
  *
  * @example
  * ```ts

@@ -6,6 +6,8 @@
  * element is text of the value. A call the text ends inside is cut off, never a call.
  */
 import { cleanToolName } from '../match-tool-name'
+import type { ReaderPreview } from '../reader'
+import { createTextBuffer } from '../../text/text-buffer'
 import { decodeXmlReferences } from './decode-xml-references'
 import { MAX_CALLS, MAX_MARKUP_DEPTH } from './limits'
 import { addFound, type ExtractionContext } from './reading-context'
@@ -25,28 +27,56 @@ export interface Node {
 }
 type Read = { node: Node; end: number } | 'truncated' | undefined
 
-/** The element whose opening tag starts at `at`; a marker inside a value that opens no element is text. */
-function readNode(text: string, at: number, markers: Markers, depth: number): Read {
+/** An element of a call still being written: the one the text ends inside is `open`, with its text and children so far. */
+export interface OpenNode extends Node {
+  open?: boolean
+  children: OpenNode[]
+}
+
+/**
+ * The element whose opening tag starts at `at`; a marker inside a value that opens no element is text.
+ * `partial` (a call still being written): the element the text ends inside is `open`, with its
+ * children or its text so far (a marker cut off at the end left out), instead of `truncated`.
+ */
+function readNode(text: string, at: number, markers: Markers, depth: number, partial?: boolean): Read {
   const [open, end, close] = markers
   const headEnd = text.slice(at, at + 600).indexOf(end, open.length)
   if (headEnd < 0) return at + 600 > text.length ? 'truncated' : undefined
   const head = text.slice(at + open.length, at + headEnd)
   const name = head.split(' ', 1)[0]!
   if (depth > MAX_MARKUP_DEPTH || !/^[\w.-]{1,64}$/.test(name)) return undefined
-  const node: Node = { name, attributes: readAttributes(head), raw: '', children: [] }
+  const node: OpenNode = { name, attributes: readAttributes(head), raw: '', children: [] }
   const bodyStart = at + headEnd + end.length
   const closer = close + name + end
-  let closeAt = -1
+  // -1 once the closer is known to be missing (a partial element): the text is never searched again.
+  let closeAt = -2
   for (let cursor = bodyStart; ; ) {
-    if (closeAt < cursor) closeAt = text.indexOf(closer, cursor)
-    if (closeAt < 0) return 'truncated'
+    if (closeAt !== -1 && closeAt < cursor) closeAt = text.indexOf(closer, cursor)
+    if (closeAt < 0 && !partial) return 'truncated'
     const child = text.indexOf(open, cursor)
-    if (child < 0 || child >= closeAt) {
+    const openAt = child < 0 ? text.length : child
+    if (closeAt >= 0 && openAt >= closeAt) {
       node.raw = text.slice(bodyStart, closeAt)
       return { node, end: closeAt + closer.length }
     }
-    const read = readNode(text, child, markers, depth + 1)
-    if (read === 'truncated') return read
+    const read = child < 0 ? 'truncated' : readNode(text, child, markers, depth + 1, partial)
+    if (read === 'truncated' || (read && (read.node as OpenNode).open)) {
+      if (!partial) return 'truncated'
+      node.open = true
+      node.raw = text.slice(bodyStart, openAt)
+      if (child < 0) {
+        // A closer or marker cut off at the end is not text of the value.
+        for (let cut = Math.min(node.raw.length, closer.length - 1); cut > 0; cut--) {
+          const tail = node.raw.slice(-cut)
+          if (closer.startsWith(tail) || open.startsWith(tail)) {
+            node.raw = node.raw.slice(0, -cut)
+            break
+          }
+        }
+      }
+      if (read !== 'truncated') node.children.push(read.node)
+      return { node, end: text.length }
+    }
     // A marker that opens no element is text of the value.
     if (read) node.children.push(read.node)
     cursor = read ? read.end : child + 1
@@ -67,5 +97,57 @@ export function recognizeMarkedCalls(context: ExtractionContext, markers: Marker
     const fixes: string[] = []
     addFound(context, { name, args: argumentsOf(name, read.node, fixes), format: `tool-markup:${format}`, fixes, start: at }, read.end)
     at = read.end - 1
+  }
+}
+
+/**
+ * The streamed preview (`Reader.preview`) of a marked format's first call: its name once its
+ * opening tag is whole, then `argumentsOf` the elements written so far. Each piece is scanned once
+ * for the call's opener or closer; the body is re-read only when the preview is read (the stream
+ * reads it at growing intervals), so a stream of any length costs a linear total.
+ */
+export function createMarkedPreview(markers: Markers, opener: string, nameKey: string, argumentsOf: (children: OpenNode[]) => Record<string, unknown>): (from: number) => ReaderPreview {
+  const [open, end, close] = markers
+  const callCloser = close + opener.slice(open.length).trim() + end
+  return (from) => {
+    // The text where the opener or its tag may still be (from `offset` in the content), before the call.
+    let head = ''
+    let offset = from
+    const body = createTextBuffer()
+    let bodyEnd: number | undefined
+    let tail = ''
+    const preview: ReaderPreview = {
+      start: -1,
+      push(piece) {
+        if (bodyEnd !== undefined) return
+        if (preview.start < 0) {
+          head += piece
+          const at = head.indexOf(opener)
+          const headEnd = at < 0 ? -1 : head.indexOf(end, at + opener.length)
+          if (headEnd < 0) {
+            // Keep what may start an opener; a tag longer than a name allows opens no call.
+            const keep = at >= 0 && head.length - at < 600 ? at : Math.max(at + 1, head.length - opener.length + 1)
+            offset += keep
+            head = head.slice(keep)
+            return
+          }
+          preview.name = cleanToolName(decodeXmlReferences(readAttributes(head.slice(at + opener.length, headEnd))[nameKey] ?? '')) || undefined
+          preview.start = offset + headEnd + end.length
+          piece = head.slice(at)
+          head = ''
+        }
+        body.append(piece)
+        const window = tail + piece
+        const closeAt = window.indexOf(callCloser)
+        // The call closed: a second call is not merged into the first one's preview.
+        if (closeAt >= 0) bodyEnd = body.length - window.length + closeAt
+        tail = window.slice(1 - callCloser.length)
+      },
+      read() {
+        const read = readNode(body.toString().slice(0, bodyEnd), 0, markers, 0, true)
+        return read && read !== 'truncated' ? argumentsOf(read.node.children) : {}
+      },
+    }
+    return preview
   }
 }
