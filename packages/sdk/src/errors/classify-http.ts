@@ -59,24 +59,24 @@ export function readProviderError(body: unknown, bodyText: string): ProviderErro
     error = root
   }
   const source = error as Json
+  // Sets a field not set yet, to a value there is.
+  const put = (key: keyof ProviderErrorDetail, value: string | undefined) => {
+    if (value !== undefined) (detail as Json)[key] ??= value
+  }
   // MiniMax-style status envelope: `{ base_resp: { status_code, status_msg } }`, 0 meaning success.
   const envelope = isObject(root.base_resp) && root.base_resp.status_code !== 0 ? root.base_resp : undefined
   if (envelope) {
-    detail.message ??= messageOf(envelope.status_msg)
-    const code = text(envelope.status_code)
-    if (code !== undefined) detail.code = code
+    put('message', messageOf(envelope.status_msg))
+    put('code', text(envelope.status_code))
   }
   detail.message ??= messageOf(source.message) ?? messageOf(source.msg) ?? messageOf(source.error_msg) ?? messageOf(source.detail) ?? messageOf(root.message) ?? messageOf(root.detail)
   const metadata = isObject(source.metadata) ? source.metadata : undefined
   // OpenRouter relays the upstream provider's own error here: its wording decides the type.
   const upstream = metadata ? text(metadata.raw) : undefined
   if (upstream && upstream !== detail.message) detail.message = detail.message ? `${detail.message} (${upstream})` : upstream
-  const code = text(source.code) ?? text(source.error_code) ?? text(root.code)
-  if (code !== undefined) detail.code ??= code
-  const type = text(source.type) ?? text(source.error_type) ?? text(root.type)
-  if (type !== undefined) detail.type = type
-  const status = text(source.status)
-  if (status !== undefined) detail.status = status
+  put('code', text(source.code) ?? text(source.error_code) ?? text(root.code))
+  put('type', text(source.type) ?? text(source.error_type) ?? text(root.type))
+  put('status', text(source.status))
   if (typeof source.failed_generation === 'string' && source.failed_generation !== '') detail.failedGeneration = source.failed_generation
   if (detail.message !== undefined) detail.message = detail.message.trim()
   return detail
@@ -209,8 +209,8 @@ const BAD_REQUEST_CODES = /^(?:invalid_request_error|invalid_argument|failed_pre
 
 /** The HTTP status that a 2xx `{ error }` body means, from its own code, status or type. */
 function impliedStatus(detail: ProviderErrorDetail, has: (pattern: RegExp) => boolean): number | undefined {
-  const numeric = detail.code !== undefined && /^\d{3}$/.test(detail.code) ? Number(detail.code) : undefined
-  if (numeric !== undefined && numeric >= 400 && numeric <= 599) return numeric
+  // A numeric code from 400 to 599.
+  if (/^[45]\d\d$/.test(detail.code ?? '')) return Number(detail.code)
   if (has(AUTH_CODES)) return 401
   if (has(MODEL_CODES)) return 404
   if (has(RATE_CODES)) return 429
@@ -267,10 +267,8 @@ function decide(status: number, message: string, has: (pattern: RegExp) => boole
     // Whatever the status (Ollama says 400 "api_error", llama.cpp 500): the same request fails again.
     const flags = message.match(/--[a-z][\w-]*/gi)
     return {
-      type: 'bad_request',
+      ...verdict('bad_request', 'the endpoint does not accept tools', `Retrying will not help: set toolMode: 'prompt' to describe the tools in the prompt, or ${flags ? `start the server with ${flags.join(' ')}` : 'use a model whose chat template supports tools'}.`),
       tools: true,
-      what: 'the endpoint does not accept tools',
-      advice: `Retrying will not help: set toolMode: 'prompt' to describe the tools in the prompt, or ${flags ? `start the server with ${flags.join(' ')}` : 'use a model whose chat template supports tools'}.`,
     }
   }
   if (MODEL_WORDS.test(message) || (status < 500 && has(MODEL_CODES))) {
@@ -286,12 +284,11 @@ function decide(status: number, message: string, has: (pattern: RegExp) => boole
     return verdict('timeout', 'the server timed out waiting for the request', 'Retrying usually helps.')
   }
   if (status >= 500 || has(SERVER_CODES) || (status < 400 && SERVER_WORDS.test(message))) {
-    const loading = /loading/i.test(message)
-    return {
-      type: 'server_error',
-      what: loading ? 'the model is still loading' : status === 529 || /overloaded/i.test(haystack) ? 'the provider is overloaded' : 'the provider failed',
-      advice: 'Retrying usually helps; if it persists, check the provider\'s status page.',
-    }
+    return verdict(
+      'server_error',
+      /loading/i.test(message) ? 'the model is still loading' : status === 529 || /overloaded/i.test(haystack) ? 'the provider is overloaded' : 'the provider failed',
+      "Retrying usually helps; if it persists, check the provider's status page.",
+    )
   }
   if (status === 409 || status === 425) {
     return verdict('unknown', 'the server asked to try again later', 'Retrying usually helps.')
