@@ -4,6 +4,7 @@ import { assertTool } from '../tool/define-tool'
 import { isStandardSchema, setToolJsonSchema, toToolJsonSchema, validateSchema, type InferSchemaOutput, type SchemaIssue, type StandardSchemaLike } from '../tool/schema'
 import type { MacroToolInfo, Tool, ToolExecuteContext, ToolSet } from '../tool/types'
 import { toolOutputContent } from '../client/build-history'
+import { isRecord } from '../util/is-record'
 import { buildMacroJsonSchema, DEFAULT_ACTION_DESCRIPTION } from './build-macro-json-schema'
 
 /** The default reflection fields: what happened, what to remember, what to do next. */
@@ -169,7 +170,7 @@ export function createMacroTool<Tools extends ToolSet, Reflection extends Standa
   options: MacroToolOptions<Reflection> = {},
 ): MacroTool<Tools, ReflectionOf<Reflection>> {
   type Input = MacroInput<Tools, ReflectionOf<Reflection>>
-  if (typeof tools !== 'object' || tools === null || Array.isArray(tools) || Object.keys(tools).length === 0) {
+  if (!isRecord(tools) || Object.keys(tools).length === 0) {
     throw new InvokeError('config_error', 'createMacroTool: pass an object of at least one tool, e.g. createMacroTool({ click, done }).')
   }
   if (typeof options !== 'object' || options === null) {
@@ -337,16 +338,8 @@ function raceAbort(execute: NonNullable<Tool['execute']>, input: unknown, contex
   return new Promise((resolve, reject) => {
     const onAbort = () => reject(abortReason(signal))
     signal.addEventListener('abort', onAbort, { once: true })
-    run.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort)
-        resolve(value)
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort)
-        reject(error)
-      },
-    )
+    // `then` handles both outcomes, so what `finally` returns never rejects.
+    void run.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
   })
 }
 
@@ -358,7 +351,7 @@ function prefix(issues: ReadonlyArray<SchemaIssue>, path: PropertyKey[]): Schema
 
 /** The macro tool's validator: the reflection through its own schema, then exactly one known action. */
 function validateMacroInput(value: unknown, actions: Readonly<Record<string, Tool>>, reflection: StandardSchemaLike | undefined, reflectionKeys: readonly string[]): Result {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+  if (!isRecord(value)) {
     return { issues: [{ message: `expected an object with "action", got ${describe(value)}`, path: [] }] }
   }
   const record = value as Record<string, unknown>
@@ -373,7 +366,7 @@ function validateMacroInput(value: unknown, actions: Readonly<Record<string, Too
   }
   const action = Object.hasOwn(record, 'action') ? record.action : undefined
   const names = Object.keys(actions)
-  if (typeof action !== 'object' || action === null || Array.isArray(action)) {
+  if (!isRecord(action)) {
     issues.push({ message: action === undefined ? `missing: expected exactly one of ${names.join(', ')}` : `expected an object with exactly one action, got ${describe(action)}`, path: ['action'] })
   } else {
     const keys = Object.keys(action)
