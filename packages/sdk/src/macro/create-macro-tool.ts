@@ -4,6 +4,7 @@ import { assertTool } from '../tool/define-tool'
 import { isStandardSchema, setToolJsonSchema, toToolJsonSchema, validateSchema, type InferSchemaOutput, type SchemaIssue, type StandardSchemaLike } from '../tool/schema'
 import type { MacroToolInfo, Tool, ToolExecuteContext, ToolSet } from '../tool/types'
 import { toolOutputContent } from '../client/build-history'
+import { isRecord } from '../util/is-record'
 import { buildMacroJsonSchema, DEFAULT_ACTION_DESCRIPTION } from './build-macro-json-schema'
 
 /** The default reflection fields: what happened, what to remember, what to do next. */
@@ -145,6 +146,9 @@ export interface MacroTool<Tools extends ToolSet = ToolSet, Reflection = Default
   resetObservations(): void
 }
 
+/** A `config_error` of createMacroTool's arguments. */
+const configError = (message: string) => new InvokeError('config_error', `createMacroTool: ${message}`)
+
 const RESERVED = new Set(['__proto__', 'constructor', 'prototype'])
 
 /**
@@ -169,15 +173,15 @@ export function createMacroTool<Tools extends ToolSet, Reflection extends Standa
   options: MacroToolOptions<Reflection> = {},
 ): MacroTool<Tools, ReflectionOf<Reflection>> {
   type Input = MacroInput<Tools, ReflectionOf<Reflection>>
-  if (typeof tools !== 'object' || tools === null || Array.isArray(tools) || Object.keys(tools).length === 0) {
-    throw new InvokeError('config_error', 'createMacroTool: pass an object of at least one tool, e.g. createMacroTool({ click, done }).')
+  if (!isRecord(tools) || Object.keys(tools).length === 0) {
+    throw configError('pass an object of at least one tool, e.g. createMacroTool({ click, done }).')
   }
   if (typeof options !== 'object' || options === null) {
-    throw new InvokeError('config_error', 'createMacroTool: options must be an object.')
+    throw configError('options must be an object.')
   }
   const actions: Record<string, Tool> = {}
   for (const name of Object.keys(tools)) {
-    if (RESERVED.has(name)) throw new InvokeError('config_error', `createMacroTool: "${name}" cannot be an action name. Rename the tool.`)
+    if (RESERVED.has(name)) throw configError(`"${name}" cannot be an action name. Rename the tool.`)
     assertTool(tools[name], name)
     actions[name] = tools[name]!
   }
@@ -188,27 +192,27 @@ export function createMacroTool<Tools extends ToolSet, Reflection extends Standa
   const reflectionJson = reflection ? toToolJsonSchema(reflection) : undefined
   const reflectionKeys = reflectionJson && typeof reflectionJson.properties === 'object' && reflectionJson.properties !== null ? Object.keys(reflectionJson.properties) : []
   if (reflectionKeys.includes('action')) {
-    throw new InvokeError('config_error', 'createMacroTool: the reflection schema cannot have a field named "action". Rename it.')
+    throw configError('the reflection schema cannot have a field named "action". Rename it.')
   }
 
   const fallbackAction = options.fallbackAction
   if (fallbackAction !== undefined) {
     if (typeof fallbackAction !== 'object' || fallbackAction === null || typeof fallbackAction.name !== 'string' || !Object.hasOwn(actions, fallbackAction.name)) {
-      throw new InvokeError('config_error', `createMacroTool: fallbackAction.name must be one of the actions (${names.join(', ')}).`)
+      throw configError(`fallbackAction.name must be one of the actions (${names.join(', ')}).`)
     }
     const checked = validateSchema(actions[fallbackAction.name]!.inputSchema, fallbackAction.input)
     if (!checked.success) {
-      throw new InvokeError('config_error', `createMacroTool: fallbackAction.input does not match the "${fallbackAction.name}" schema: ${checked.issues[0]!.message}`)
+      throw configError(`fallbackAction.input does not match the "${fallbackAction.name}" schema: ${checked.issues[0]!.message}`)
     }
   }
 
   const waitTool = options.waitTool
   if (waitTool !== undefined) {
     if (typeof waitTool !== 'object' || waitTool === null || typeof waitTool.name !== 'string' || !Object.hasOwn(actions, waitTool.name)) {
-      throw new InvokeError('config_error', `createMacroTool: waitTool.name must be one of the actions (${names.join(', ')}).`)
+      throw configError(`waitTool.name must be one of the actions (${names.join(', ')}).`)
     }
     if (typeof waitTool.seconds !== 'function' || typeof waitTool.limitSeconds !== 'number' || !(waitTool.limitSeconds >= 0)) {
-      throw new InvokeError('config_error', 'createMacroTool: waitTool needs seconds: (input) => number and a non-negative limitSeconds.')
+      throw configError('waitTool needs seconds: (input) => number and a non-negative limitSeconds.')
     }
   }
 
@@ -299,7 +303,7 @@ function resolveReflection(reflection: unknown): StandardSchemaLike | undefined 
   if (reflection === false) return undefined
   if (reflection === undefined) return defaultReflection()
   if (!isStandardSchema(reflection)) {
-    throw new InvokeError('config_error', 'createMacroTool: reflection must be a zod object (e.g. z.object({ thought: z.string().optional() })) or false.')
+    throw configError('reflection must be a zod object (e.g. z.object({ thought: z.string().optional() })) or false.')
   }
   return reflection
 }
@@ -337,16 +341,8 @@ function raceAbort(execute: NonNullable<Tool['execute']>, input: unknown, contex
   return new Promise((resolve, reject) => {
     const onAbort = () => reject(abortReason(signal))
     signal.addEventListener('abort', onAbort, { once: true })
-    run.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort)
-        resolve(value)
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort)
-        reject(error)
-      },
-    )
+    // `then` handles both outcomes, so what `finally` returns never rejects.
+    void run.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
   })
 }
 
@@ -358,7 +354,7 @@ function prefix(issues: ReadonlyArray<SchemaIssue>, path: PropertyKey[]): Schema
 
 /** The macro tool's validator: the reflection through its own schema, then exactly one known action. */
 function validateMacroInput(value: unknown, actions: Readonly<Record<string, Tool>>, reflection: StandardSchemaLike | undefined, reflectionKeys: readonly string[]): Result {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+  if (!isRecord(value)) {
     return { issues: [{ message: `expected an object with "action", got ${describe(value)}`, path: [] }] }
   }
   const record = value as Record<string, unknown>
@@ -373,7 +369,7 @@ function validateMacroInput(value: unknown, actions: Readonly<Record<string, Too
   }
   const action = Object.hasOwn(record, 'action') ? record.action : undefined
   const names = Object.keys(actions)
-  if (typeof action !== 'object' || action === null || Array.isArray(action)) {
+  if (!isRecord(action)) {
     issues.push({ message: action === undefined ? `missing: expected exactly one of ${names.join(', ')}` : `expected an object with exactly one action, got ${describe(action)}`, path: ['action'] })
   } else {
     const keys = Object.keys(action)

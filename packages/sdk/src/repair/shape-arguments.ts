@@ -71,11 +71,10 @@ export function coerceArguments(call: ShapedCall, action: ExtractedCall | undefi
   return call
 }
 
-const SCHEMA_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'])
-const SCHEMA_KEYWORDS = new Set([
-  'type', 'description', 'title', 'enum', 'const', 'default', 'examples', 'format', 'pattern', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum',
-  'minLength', 'maxLength', 'minItems', 'maxItems', 'items', 'properties', 'required', 'additionalProperties', 'anyOf', 'oneOf', 'allOf', 'nullable', '$ref',
-])
+const SCHEMA_TYPES = new Set('string number integer boolean object array null'.split(' '))
+const SCHEMA_KEYWORDS = new Set(
+  'type description title enum const default examples format pattern minimum maximum exclusiveMinimum exclusiveMaximum minLength maxLength minItems maxItems items properties required additionalProperties anyOf oneOf allOf nullable $ref'.split(' '),
+)
 
 /** A JSON Schema node as a model echoes it: a `type` naming a JSON type, and nothing but schema keywords. */
 function isSchemaNode(value: unknown): boolean {
