@@ -42,10 +42,20 @@ const KB = 1000
 // and joinable events landed (measured 50,478 / 65,188 / 43,607 B). Until savings close the gap,
 // CI enforces a ratchet at what is measured (lower it as bytes are saved, never raise it without
 // saying what paid for it) and every report prints how far each entry is from its target.
+// Raised after issues 29–33 (from 50,600 / 65,350 / 43,750; measured 53,837 / 71,393 / 47,125): what
+// paid for it, app / sdk gzip, each measured on its own branch — reading what small open models write
+// (Python-style values, positional and colon arguments, calls in JSON strings, one bad call dropping
+// only itself) +396 / +1,975; empty-for-optional, fitting defaults, echoed schemas, JSON short of its
+// closers, examples and tool descriptions told by structure +1,398 / +1,332; the markup families
+// (harmony recipients, markers inside values, string parameters written as elements) +393 / +843;
+// Kimi K3 / MiniMax M3 streaming previews 0 / +581; constrained decoding (strict tools,
+// response_format, learnt refusals) +950 / +1,026; diagnostics that tell the truth (rate limit vs
+// usage window, bad port) +207 / +201; the cheaper clean step +427 / +420; the registry's
+// duplicate-name warning +89 / +226; −82 / −96 won back in classify-http, the macro tool and shape.
 const TARGETS = { app: 50 * KB, sdk: 60.5 * KB, core: 40.5 * KB }
-const APP_BUDGET = 50_600
-const SDK_BUDGET = 65_350
-const CORE_BUDGET = 43_750
+const APP_BUDGET = 53_900
+const SDK_BUDGET = 71_450
+const CORE_BUDGET = 47_200
 const OTEL_BUDGET = 3 * KB
 const ADAPTER_BUDGET = 1 * KB
 const JSON_SCHEMA_BUDGET = 8 * KB
