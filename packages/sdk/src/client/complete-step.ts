@@ -133,6 +133,10 @@ export async function completeStep(step: StepState, parsed: ChatResponse): Promi
     get rawRequest() {
       return (rawRequest ??= redactBody(body, client.secrets))
     },
+    // A plain field to the caller: it may be replaced, as before it was made lazy.
+    set rawRequest(value) {
+      rawRequest = value
+    },
     rawResponse: parsed,
     attempts: step.details.length,
     attemptDetails: [...step.details],

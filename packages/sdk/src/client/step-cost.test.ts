@@ -113,5 +113,9 @@ describe('the cost of a clean step', () => {
       expect(shown.metadata).toEqual({ note: 'key [REDACTED]' })
     }
     expect(quiet.rawRequest).toBe(quiet.rawRequest)
+    // Still a plain field to the caller: it can be replaced (strict mode throws on a getter alone).
+    const replaced = { ...quiet.rawRequest, metadata: {} }
+    quiet.rawRequest = replaced
+    expect(quiet.rawRequest).toBe(replaced)
   })
 })
