@@ -110,7 +110,11 @@ export async function completeStep(step: StepState, parsed: ChatResponse): Promi
   }
   step.answer = message
   const repaired = repairWithReaders(message, step.tools, step.context.toolChoiceName === undefined ? {} : { toolChoiceName: step.context.toolChoiceName }, client.readers)
-  fixes.push(...repaired.fixes)
+  // Strict tools and response_format have no optional fields: the model writes null for one it
+  // leaves out, and removing that null is the form the request asked for, not a repair.
+  const sent = step.body
+  const constrained = sent.response_format !== undefined || sent.tools?.some((tool) => tool.function?.strict === true)
+  fixes.push(...(constrained ? repaired.fixes.filter((code) => code !== 'dropped-null') : repaired.fixes))
   if (fixes.length > 0) client.events.emit('fix', { callId: step.callId, attempt: step.attempt, codes: [...fixes] })
   const { tool } = repaired
   const modelId = repaired.toolCall.id

@@ -234,6 +234,12 @@ describe('strict tools against an OpenAI-like endpoint', () => {
     expect(sendsStrict(bodies[0]!)).toBe(true)
     expect(executed).toEqual([{ query: 'q', note: null, filters: {} }])
     expect(result.toolCall.args).toEqual({ query: 'q', note: null, filters: {} })
+    // The nulls are how strict mode writes a field left out: no repair to report (doctor says WORKS).
+    expect(result.fixes).not.toContain('dropped-null')
+    // Without strict tools the same answer's nulls were a repair, and are reported as one.
+    const plain = await createClient({ baseURL: 'http://localhost:8000/v1', model: 'gpt-4o', customFetch }).invoke(messages, withOptional)
+    expect(sendsStrict(bodies.at(-1)!)).toBe(false)
+    expect(plain.fixes).toContain('dropped-null')
   })
 
   it('should send strict tools only where the endpoint is known to honour them, unless strict is true', async () => {
