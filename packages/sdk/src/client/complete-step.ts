@@ -10,7 +10,7 @@ import { isPlainObject } from '../repair/coerce'
 import { buildAssistantTurn, buildToolMessage, generateCallId, toolOutputContent } from './build-history'
 import { executeTool } from './execute-tool'
 import { sumUsage } from './normalize-usage'
-import { redactBody } from './redact'
+import { reportedRequest } from './send-request'
 import type { ChatResponse, ToolCall } from '../types'
 import type { StepState } from './client-state'
 import type { InvokeResult } from './invoke-result'
@@ -113,8 +113,9 @@ export async function completeStep(step: StepState, parsed: ChatResponse): Promi
   // Strict tools and response_format have no optional fields: the model writes null for one it
   // leaves out, and removing that null is the form the request asked for, not a repair.
   const sent = step.body
-  const constrained = sent.response_format !== undefined || sent.tools?.some((tool) => tool.function?.strict === true)
-  fixes.push(...(constrained ? repaired.fixes.filter((code) => code !== 'dropped-null') : repaired.fixes))
+  let repairs = repaired.fixes
+  if (repairs.includes('dropped-null') && (sent.response_format !== undefined || sent.tools?.some((tool) => tool.function?.strict === true))) repairs = repairs.filter((code) => code !== 'dropped-null')
+  fixes.push(...repairs)
   if (fixes.length > 0) client.events.emit('fix', { callId: step.callId, attempt: step.attempt, codes: [...fixes] })
   const { tool } = repaired
   const modelId = repaired.toolCall.id
@@ -122,8 +123,6 @@ export async function completeStep(step: StepState, parsed: ChatResponse): Promi
   const toolCall: ToolCall = { id: modelId || generateCallId(), name: repaired.toolCall.name, args: repaired.toolCall.args }
   const turn = buildAssistantTurn({ message, textBefore: repaired.textBefore, fromReasoning: repaired.fixes.includes('call-in-reasoning'), modelId }, toolCall, client.echo)
   const toolResult = tool.execute ? await executeTool(step, tool, toolCall, turn, parsed) : undefined
-  const { body } = step
-  let rawRequest = step.rawRequest
   return {
     toolName: toolCall.name,
     toolCall,
@@ -135,11 +134,11 @@ export async function completeStep(step: StepState, parsed: ChatResponse): Promi
     adapters: [...context.adapters],
     // Redacted when read: most callers never look at it.
     get rawRequest() {
-      return (rawRequest ??= redactBody(body, client.secrets))
+      return reportedRequest(step)
     },
     // A plain field to the caller: it may be replaced, as before it was made lazy.
     set rawRequest(value) {
-      rawRequest = value
+      step.rawRequest = value
     },
     rawResponse: parsed,
     attempts: step.details.length,
