@@ -4,6 +4,7 @@ import { toToolJsonSchema } from '../tool/schema'
 import { toStrictSchema } from '../tool/strict-schema'
 import { toWireName, wireNames } from '../tool/wire-names'
 import { isRecord } from '../util/is-record'
+import { deepFreeze } from '../util/deep-freeze'
 import type { ChatMessage, ChatRequest, ChatToolDefinition } from '../types'
 import type { ToolSet } from '../tool/types'
 
@@ -71,13 +72,6 @@ export function toolsJson(tools: ToolSet, sent: unknown): string | undefined {
   return undefined
 }
 
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value)
-    for (const child of Object.values(value)) deepFreeze(child)
-  }
-  return value
-}
 
 export interface BuildRequestInput {
   model: string

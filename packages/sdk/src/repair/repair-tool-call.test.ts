@@ -4,6 +4,7 @@ import { createMacroTool, defineTool, repairToolCall } from '../index'
 import type { ChatResponseMessage } from '../types'
 import type { Tool, ToolSet } from '../tool/types'
 import { assertLinear, sizesBetween } from '../testing/measure-growth'
+import { deepFreeze } from '../util/deep-freeze'
 import { createBrowserTools } from './__fixtures__/browser-tools'
 import { failure } from './__fixtures__/failure'
 
@@ -16,13 +17,6 @@ const native = (name: string, args: unknown, id = 'call_1'): ChatResponseMessage
 })
 
 
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    Object.freeze(value)
-    for (const child of Object.values(value)) deepFreeze(child)
-  }
-  return value
-}
 
 describe('repairToolCall', () => {
   describe('clean responses', () => {

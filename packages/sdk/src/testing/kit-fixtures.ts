@@ -6,6 +6,7 @@ import type { Adapter, AdapterContext, MatchContext } from '../adapters/types'
 import { resolveEndpoint } from '../client/resolve-endpoint'
 import { defineTool } from '../tool/define-tool'
 import { jsonSchema } from '../tool/json-schema'
+import { deepFreeze } from '../util/deep-freeze'
 import type { ChatMessage, ChatRequest } from '../types'
 import type { ToolSet } from '../tool/types'
 import { ConformanceError } from './check'
@@ -35,13 +36,6 @@ export const kitTools: ToolSet = {
   }),
 }
 
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value)
-    for (const child of Object.values(value)) deepFreeze(child)
-  }
-  return value
-}
 
 /**
  * A short agent history (system, user, an assistant call with reasoning, its tool result), deeply
