@@ -276,7 +276,10 @@ describe('stream previews on crafted worst cases', () => {
   // Marked markup in content, in 16-character deltas through the Kimi K3 and MiniMax M3 previews.
   const marked = (text: string) => () => {
     const assembler = createStreamAssembler(() => {}, { previews: [kimiK3Reader.preview!, minimaxM3Reader.preview!] })
-    for (let offset = 0; offset < text.length; offset += 16) assembler.push({ choices: [{ index: 0, delta: { content: text.slice(offset, offset + 16) } }] } as ChatStreamChunk)
+    for (let offset = 0; offset < text.length; offset += 16) {
+      assembler.push({ choices: [{ index: 0, delta: { content: text.slice(offset, offset + 16) } }] } as ChatStreamChunk)
+      assembler.flush()
+    }
     assembler.finish()
   }
   const M = ']<]minimax[>['

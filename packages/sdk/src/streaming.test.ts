@@ -110,7 +110,9 @@ describe('streaming', () => {
     it('should stream partial events that grow to the final arguments, and resolve as invoke does', async () => {
       const events: unknown[] = [{ choices: [{ index: 0, delta: { role: 'assistant', content: '' } }] }]
       for (let offset = 0; offset < content.length; offset += 3) events.push({ choices: [{ index: 0, delta: { content: content.slice(offset, offset + 3) } }] })
-      server.setScript([{ chunks: sseChunks([...events, { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }]) }, { body: contentResponse(content) }])
+      // A millisecond apart, so that most pieces come in reads of their own (one read is previewed once).
+      const chunks = sseChunks([...events, { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }]).map((text) => ({ text, delayMs: 1 }))
+      server.setScript([{ chunks }, { body: contentResponse(content) }])
       const client = root.createClient(config())
       const stream = client.stream(messages, { search })
       const [streamed, result] = await Promise.all([collect(stream), stream.result])

@@ -30,6 +30,8 @@ function run(script: (size: number) => Script, size: number): () => unknown {
         const piece = text.slice(offset, offset + PIECE)
         const delta = field === 'arguments' ? { tool_calls: [{ index: 0, function: { arguments: piece } }] } : { [field]: piece }
         assembler.push({ choices: [{ index: 0, delta, finish_reason: null }] })
+        // Each delta its own read: the slowest way a stream comes, every piece scanned on its own.
+        assembler.flush()
       }
     }
     return [assembler.finish(), events]

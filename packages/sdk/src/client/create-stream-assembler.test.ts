@@ -8,10 +8,14 @@ import { createStreamAssembler } from './create-stream-assembler'
 
 const delta = (value: ChatStreamDelta, finish: string | null = null) => ({ choices: [{ index: 0, delta: value, finish_reason: finish }] })
 
+/** Each chunk as its own network read (pushed, then flushed), as a stream that trickles in comes. */
 function assemble(chunks: unknown[]) {
   const events: StreamEvent[] = []
   const assembler = createStreamAssembler((event) => events.push(event), { previews: [createMarkupPreview] })
-  for (const chunk of chunks) assembler.push(chunk as never)
+  for (const chunk of chunks) {
+    assembler.push(chunk as never)
+    assembler.flush()
+  }
   return { response: assembler.finish(), events }
 }
 
@@ -161,6 +165,33 @@ describe('createStreamAssembler', () => {
       }
       // The last preview is what the repair reads from the whole text.
       expect(extractCalls(content).calls.map((call) => [call.name, call.args])).toEqual([['AgentOutput', { ...reflection, action }]])
+    })
+
+    it('should scan the deltas of one read together: the same text events, response and last preview, one preview per read', () => {
+      const content = markups['Qwen3-Coder']!
+      const pieces = randomPieces(content, 3).map((piece) => delta({ content: piece }))
+      const perRead = assemble(pieces)
+      const run = (reads: number[]) => {
+        const events: StreamEvent[] = []
+        const assembler = createStreamAssembler((event) => events.push(event), { previews: [createMarkupPreview] })
+        pieces.forEach((piece, index) => {
+          assembler.push(piece as never)
+          if (reads.includes(index)) assembler.flush()
+        })
+        return { response: assembler.finish(), events }
+      }
+      const texts = (events: StreamEvent[]) => events.filter((event) => event.type === 'text')
+      const partials = (events: StreamEvent[]) => events.filter((event): event is Extract<StreamEvent, { type: 'partial' }> => event.type === 'partial')
+      // Three reads: cut inside the memory value, and inside the action's JSON.
+      const cuts = [pieces.findIndex((_, index) => pieces.slice(0, index + 1).map((piece) => piece.choices[0]!.delta.content).join('').includes('Searching')), Math.floor(pieces.length * 0.9)]
+      for (const reads of [[], cuts]) {
+        const { response, events } = run(reads)
+        expect(response).toEqual(perRead.response)
+        expect(texts(events)).toEqual(texts(perRead.events))
+        expect(partials(events).at(-1)).toEqual(partials(perRead.events).at(-1))
+        expect(partials(events).length).toBeLessThanOrEqual(reads.length + 1)
+      }
+      expect(partials(perRead.events).length).toBeGreaterThan(3)
     })
 
     it('should read a marker split anywhere across two pieces', () => {

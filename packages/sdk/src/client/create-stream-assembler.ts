@@ -12,6 +12,12 @@ import { createTextBuffer } from '../text/text-buffer'
 export interface StreamAssembler {
   /** Adds one parsed chunk (already passed through the adapters' `fixChunk`). */
   push(chunk: ChatStreamChunk): void
+  /**
+   * Scans the content pushed since the last flush for a call written into it (previews and think
+   * markers) at once: the stream flushes after each network read, so the deltas that arrived
+   * together are scanned together. `finish`, and a chunk with tool calls, flush first.
+   */
+  flush(): void
   /** Flushes the last `partial` previews and returns the whole response, as a non-streaming server would have sent it. */
   finish(): ChatResponse
   /**
@@ -209,11 +215,20 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
     emitPartial(contentCall, false)
   }
 
+  // Content not yet scanned for a call: the deltas of one read are scanned as one piece (`flush`),
+  // so the readers' previews cost a call per read, not per delta of a few characters.
+  let unscanned = ''
   function pushText(delta: string) {
     content.append(delta)
     if (options.reasoningInText) emitText(delta)
     else emit({ type: 'text', delta })
-    pushContent(delta)
+    if (calls.length === 0) unscanned += delta
+  }
+  function flush() {
+    if (unscanned === '') return
+    const piece = unscanned
+    unscanned = ''
+    pushContent(piece)
   }
 
   // A `<` near the end of the text so far that may open a think marker: held back until it is known.
@@ -275,7 +290,9 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
   }
 
   return {
+    flush,
     endsInsideCall() {
+      flush()
       if (finishReason !== null) return false
       const call = calls.at(-1)
       if (call) return !call.object && !call.json.complete
@@ -328,6 +345,7 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
         }
         if (nonEmpty(delta.refusal)) refusal.append(delta.refusal)
         if (Array.isArray(delta.tool_calls)) {
+          flush()
           for (const fragment of delta.tool_calls) if (isRecord(fragment)) pushToolCall(fragment)
         }
         const legacy = delta.function_call
@@ -342,6 +360,7 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
       }
     },
     finish() {
+      flush()
       emitPart(held)
       for (const call of calls) emitPartial(call, true)
       if (contentCall && calls.length === 0) emitPartial(contentCall, true)

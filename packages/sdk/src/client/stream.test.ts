@@ -299,6 +299,37 @@ describe('client.stream', () => {
     expect(server.requests).toHaveLength(1)
   })
 
+  it('should redact a secret the stream sends, cut anywhere across two reads, from events, the call and an error', async () => {
+    const KEY = 'sk-proj-0123456789abcdef'
+    const bytes = (text: string) => new TextEncoder().encode(text)
+    // Each piece one read of the body: the secret is cut between two of them.
+    const fetchOf = (pieces: string[]) => async () =>
+      new Response(new ReadableStream({ start: (controller) => (pieces.forEach((piece) => controller.enqueue(bytes(piece))), controller.close()) }), { headers: { 'content-type': 'text/event-stream' } })
+    // Each event's data is redacted (a secret split between two deltas is two harmless pieces).
+    const texts = [
+      sseChunks([chunk({ content: `The key is ${KEY}, keep it. ` }), ...openaiEvents()]).join(''),
+      sseChunks([chunk({ content: 'The key is hidden, keep it. ' }), ...openaiEvents(), { ...usageChunk, usage: { ...usage, note: `served for ${KEY}` } }]).join(''),
+    ]
+    for (const text of texts) {
+      const at = text.indexOf(KEY)
+      for (const cut of [at, at + 1, at + 12, at + KEY.length - 1, at + KEY.length]) {
+        const run = createClient({ baseURL: 'http://127.0.0.1:1/v1', model: 'gpt-4.1-mini', apiKey: KEY, customFetch: fetchOf([text.slice(0, cut), text.slice(cut)]) }).stream(messages, tools, options)
+        const [events, result] = await Promise.all([collect(run), run.result])
+        expect(JSON.stringify(events), `cut at ${cut - at}`).not.toContain(KEY)
+        expect(JSON.stringify(result.rawResponse), `cut at ${cut - at}`).not.toContain(KEY)
+        expect(JSON.stringify(result.rawResponse)).toContain('[REDACTED]')
+      }
+    }
+    const failing = sseChunks(openaiEvents().slice(0, 2), { done: false }).join('') + `event: error\ndata: {"error": {"message": "Invalid API key ${KEY}", "code": 401}}\n\n`
+    const cut = failing.indexOf(KEY) + 5
+    const error = await createClient({ baseURL: 'http://127.0.0.1:1/v1', model: 'gpt-4.1-mini', apiKey: KEY, maxRetries: 0, customFetch: fetchOf([failing.slice(0, cut), failing.slice(cut)]) })
+      .stream(messages, tools, options)
+      .result.catch((failure: unknown) => failure)
+    expect(error).toMatchObject({ type: 'auth_error' })
+    expect(JSON.stringify({ message: (error as Error).message, raw: (error as { rawResponse?: unknown }).rawResponse })).not.toContain(KEY)
+    expect((error as Error).message).toContain('[REDACTED]')
+  })
+
   it('should recover Groq\'s failed_generation like invoke, before the stream or as an error event in it', async () => {
     const groq = { error: { message: 'Failed to call a function. Please adjust your prompt.', type: 'invalid_request_error', code: 'tool_use_failed', failed_generation: `<tool_call>{"name": "AgentOutput", "arguments": ${argsText}}</tool_call>` } }
     server.setScript([{ status: 400, body: groq }])

@@ -87,7 +87,7 @@ export function readEventText(step: StepState, response: Response, text: string)
   if (received.length === 0) return undefined
   const assembler = createStreamAssembler(noop)
   const fixers = step.client.responseChain.filter((adapter) => adapter.fixChunk)
-  for (const message of received) if (handleEvent(step, response, assembler, fixers, message)) break
+  for (const message of received) if (handleEvent(step, response, assembler, fixers, message, true)) break
   step.fixes.push('stream-body')
   return assembler.finish()
 }
@@ -116,6 +116,12 @@ async function readStream(step: StepState, sent: SentRequest, emit: (event: Stre
   let done = false
   const received: EventSourceMessage[] = []
   const parser = createParser({ onEvent: (message) => received.push(message) })
+  // Whether a secret came in the text so far, and the end of that text a secret may start in: an
+  // event whose data holds one is handled after the read its last character came in, so events are
+  // searched for secrets only from then on, and a clean stream is searched once per read.
+  const { secrets } = client
+  let leaked = false
+  let carried = ''
 
   // The request's own signal aborts on the caller's abort, the idle gap (`timeoutMs` between two
   // reads: a stream that keeps coming is never cut) and the whole call's deadline (which a
@@ -136,6 +142,11 @@ async function readStream(step: StepState, sent: SentRequest, emit: (event: Stre
       if (link.stopped()) throw streamError(step, undefined, link)
       link.touch()
       const text = decoder.decode(chunk.value, { stream: !chunk.done })
+      if (!leaked && secrets.length > 0) {
+        const window = carried + text
+        leaked = secrets.some((secret) => window.includes(secret))
+        carried = window.slice(1 - secrets[0]!.length)
+      }
       if (mode === 'sse') parser.feed(text)
       else {
         jsonText += text
@@ -149,12 +160,14 @@ async function readStream(step: StepState, sent: SentRequest, emit: (event: Stre
       if (chunk.done && mode === 'sse') parser.feed('\n\n')
       for (const message of received) {
         events++
-        if (handleEvent(step, response, assembler, fixers, message)) {
+        if (handleEvent(step, response, assembler, fixers, message, leaked)) {
           done = true
           break
         }
       }
       received.length = 0
+      // The content of this read's events, scanned for a call in one piece.
+      assembler.flush()
       if (chunk.done) break
     }
     finished = true
@@ -187,9 +200,12 @@ function streamError(step: StepState, cause: unknown, link: RequestLink): unknow
   return transportError(step, cause, link, (detail) => `The stream from ${step.client.url} broke off: ${detail}. Retrying usually helps.`)
 }
 
-/** Handles one SSE event; returns true at `[DONE]`. Throws the classified error of an error event. */
-function handleEvent(step: StepState, response: Response, assembler: StreamAssembler, fixers: Adapter[], message: EventSourceMessage): boolean {
-  const data = redact(message.data, step.client.secrets)
+/**
+ * Handles one SSE event (its data redacted when `secret`: a secret came in the stream); returns
+ * true at `[DONE]`. Throws the classified error of an error event.
+ */
+function handleEvent(step: StepState, response: Response, assembler: StreamAssembler, fixers: Adapter[], message: EventSourceMessage, secret: boolean): boolean {
+  const data = secret ? redact(message.data, step.client.secrets) : message.data
   const trimmed = data.trim()
   if (trimmed === '[DONE]') return true
   if (trimmed === '' && message.event !== 'error') return false
