@@ -123,8 +123,13 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
   let finishReason: string | null = null
   let usage: ChatUsage | undefined
   const meta: Record<string, unknown> = {}
+  // The five response fields not yet kept (once all are, no chunk is asked for them again).
+  let metaMissing = 5
   const keepMeta = (key: string, value: unknown) => {
-    if (value !== undefined && meta[key] === undefined) meta[key] = value
+    if (value !== undefined && meta[key] === undefined) {
+      meta[key] = value
+      metaMissing--
+    }
   }
   // Provider lists in deltas (`reasoning_details`), kept whole so a history can echo them.
   const deltaLists = createDeltaLists(DELTA_FIELDS)
@@ -306,11 +311,13 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
     push(chunk) {
       if (!isRecord(chunk)) return
       // Named reads, not a loop over the keys: a keyed read per chunk and key is slow.
-      keepMeta('id', chunk.id)
-      keepMeta('object', chunk.object)
-      keepMeta('created', chunk.created)
-      keepMeta('model', chunk.model)
-      keepMeta('system_fingerprint', chunk.system_fingerprint)
+      if (metaMissing > 0) {
+        keepMeta('id', chunk.id)
+        keepMeta('object', chunk.object)
+        keepMeta('created', chunk.created)
+        keepMeta('model', chunk.model)
+        keepMeta('system_fingerprint', chunk.system_fingerprint)
+      }
       if (isRecord(chunk.usage)) usage = chunk.usage
       if (!Array.isArray(chunk.choices)) return
       for (const choice of chunk.choices) {

@@ -96,8 +96,13 @@ export function linkRequest(caller: AbortSignal | undefined, idleMs: number | un
       return stop
     },
     touch() {
+      // With a signal the timer watches the limits; without an idle limit nothing reads the time.
+      if (controller || stop) {
+        if (idleMs !== undefined) lastActivity = Date.now()
+        return
+      }
       const now = Date.now()
-      if (!controller && !stop) overdue(now)
+      overdue(now)
       lastActivity = now
     },
     release() {

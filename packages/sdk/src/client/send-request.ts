@@ -79,7 +79,8 @@ export function reportedRequest(step: StepState): ChatRequest {
 }
 
 /** Whether anything can stop a step's request: the caller's signal, an idle timeout, a deadline. */
-const limited = (step: StepState): boolean => step.signal !== undefined || step.deadlineAt !== undefined || step.client.config.timeoutMs !== undefined
+/** Whether anything can stop the step's request: the caller's signal, a deadline or an idle timeout. */
+export const limited = (step: StepState): boolean => step.signal !== undefined || step.deadlineAt !== undefined || step.client.config.timeoutMs !== undefined
 
 /**
  * The error of a request that failed or was stopped: the caller's abort, a timeout, or a network

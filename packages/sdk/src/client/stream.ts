@@ -7,7 +7,7 @@ import { previewsOf } from './combine-previews'
 import { wireNames } from '../tool/wire-names'
 import { ensureInvokeError, runAttempt } from './invoke'
 import { prepareStep } from './prepare-step'
-import { classifyError, transportError, type SentRequest } from './send-request'
+import { classifyError, limited, transportError, type SentRequest } from './send-request'
 import { eventBodyOf, parseResponseBody } from './read-body'
 import { redact } from './redact'
 import { emitDone, emitRetry } from './step-events'
@@ -114,22 +114,32 @@ async function readStream(step: StepState, sent: SentRequest, emit: (event: Stre
   let jsonText = ''
   let events = 0
   let done = false
-  const received: EventSourceMessage[] = []
-  const parser = createParser({ onEvent: (message) => received.push(message) })
   // Whether a secret came in the text so far, and the end of that text a secret may start in: an
   // event whose data holds one is handled after the read its last character came in, so events are
   // searched for secrets only from then on, and a clean stream is searched once per read.
   const { secrets } = client
   let leaked = false
   let carried = ''
+  // Events are handled as the parser finds them; none after [DONE].
+  const parser = createParser({
+    onEvent: (message) => {
+      if (done) return
+      events++
+      done = handleEvent(step, response, assembler, fixers, message, leaked)
+    },
+  })
 
   // The request's own signal aborts on the caller's abort, the idle gap (`timeoutMs` between two
   // reads: a stream that keeps coming is never cut) and the whole call's deadline (which a
   // trickling stream cannot outrun). Cancelling resolves the pending read at once and closes the
   // connection, whatever the fetch does with its signal.
+  // Nothing can stop a request without a signal, deadline or idle limit: no listener to add.
+  const stoppable = limited(step)
   const onStop = () => reader.cancel(link.signal.reason).catch(noop)
-  link.signal.addEventListener('abort', onStop, { once: true })
-  if (link.signal.aborted) onStop()
+  if (stoppable) {
+    link.signal.addEventListener('abort', onStop, { once: true })
+    if (link.signal.aborted) onStop()
+  }
   let finished = false
   try {
     while (!done) {
@@ -158,21 +168,13 @@ async function readStream(step: StepState, sent: SentRequest, emit: (event: Stre
       }
       // Some servers close without the blank line that ends the last event: end it for them.
       if (chunk.done && mode === 'sse') parser.feed('\n\n')
-      for (const message of received) {
-        events++
-        if (handleEvent(step, response, assembler, fixers, message, leaked)) {
-          done = true
-          break
-        }
-      }
-      received.length = 0
       // The content of this read's events, scanned for a call in one piece.
       assembler.flush()
       if (chunk.done) break
     }
     finished = true
   } finally {
-    link.signal.removeEventListener('abort', onStop)
+    if (stoppable) link.signal.removeEventListener('abort', onStop)
     link.release()
     // Stopped early ([DONE] with the connection still open, an error event, a failure): let it go.
     if (!finished || done) reader.cancel().catch(noop)
@@ -206,15 +208,18 @@ function streamError(step: StepState, cause: unknown, link: RequestLink): unknow
  */
 function handleEvent(step: StepState, response: Response, assembler: StreamAssembler, fixers: Adapter[], message: EventSourceMessage, secret: boolean): boolean {
   const data = secret ? redact(message.data, step.client.secrets) : message.data
-  const trimmed = data.trim()
-  if (trimmed === '[DONE]') return true
-  if (trimmed === '' && message.event !== 'error') return false
+  // JSON.parse skips blanks itself: only data that does not open an object may be [DONE] or blank.
+  if (data.charCodeAt(0) !== 123) {
+    const trimmed = data.trim()
+    if (trimmed === '[DONE]') return true
+    if (trimmed === '' && message.event !== 'error') return false
+  }
   let parsed: unknown
   try {
-    parsed = JSON.parse(trimmed)
+    parsed = JSON.parse(data)
   } catch (cause) {
     if (message.event === 'error') throw classifyError(step, response.status, response.headers, data, { error: { message: data } })
-    throw new InvokeError('invalid_response', `The stream sent an event that is not JSON (${trimmed.slice(0, 120)}…).`, { cause, status: response.status, rawResponse: data })
+    throw new InvokeError('invalid_response', `The stream sent an event that is not JSON (${data.trim().slice(0, 120)}…).`, { cause, status: response.status, rawResponse: data })
   }
   // OpenRouter reports a failure mid-stream as a chunk with `error` (and finish_reason "error").
   if (message.event === 'error' || (isRecord(parsed) && (parsed.error || parsed.object === 'error'))) {
