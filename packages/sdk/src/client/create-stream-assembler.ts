@@ -13,9 +13,10 @@ export interface StreamAssembler {
   /** Adds one parsed chunk (already passed through the adapters' `fixChunk`). */
   push(chunk: ChatStreamChunk): void
   /**
-   * Scans the content pushed since the last flush for a call written into it (previews and think
-   * markers) at once: the stream flushes after each network read, so the deltas that arrived
-   * together are scanned together. `finish`, and a chunk with tool calls, flush first.
+   * Scans what was pushed since the last flush in one piece: the content for a call written into it
+   * (previews and think markers), and each call's argument bytes (its `partial` preview). The
+   * stream flushes after each network read, so the deltas that arrived together are scanned together;
+   * `text`, `reasoning` and `arguments` events still come one per delta. `finish` flushes first.
    */
   flush(): void
   /** Flushes the last `partial` previews and returns the whole response, as a non-streaming server would have sent it. */
@@ -51,6 +52,8 @@ interface CallState {
   name: string
   /** The arguments' text so far, scanned as it comes (for a call in content: from its `{`). */
   json: PartialJsonReader
+  /** Argument bytes of this read not yet scanned (`flush` scans them in one piece). */
+  pending?: string
   /** Set when a server sent the arguments as an object rather than a JSON string. */
   object?: Record<string, unknown>
   parsedLength: number
@@ -229,11 +232,25 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
     else emit({ type: 'text', delta })
     if (calls.length === 0) unscanned += delta
   }
-  function flush() {
+  function flushContent() {
     if (unscanned === '') return
     const piece = unscanned
     unscanned = ''
     pushContent(piece)
+  }
+  // Calls with argument bytes of this read not yet scanned: each scanned, and previewed, once per read.
+  const unscannedCalls: CallState[] = []
+  function scanArguments(call: CallState) {
+    if (call.pending === undefined) return
+    call.json.push(call.pending)
+    call.pending = undefined
+    emitPartial(call, false)
+  }
+  function flush() {
+    flushContent()
+    if (unscannedCalls.length === 0) return
+    for (const call of unscannedCalls) scanArguments(call)
+    unscannedCalls.length = 0
   }
 
   // A `<` near the end of the text so far that may open a think marker: held back until it is known.
@@ -284,10 +301,13 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
     if (typeof args === 'string' && args !== '') {
       // Once a server sent the arguments whole as an object, later string bytes would only repeat them.
       if (call.object) return
-      call.json.push(args)
+      if (call.pending === undefined) {
+        call.pending = args
+        unscannedCalls.push(call)
+      } else call.pending += args
       emit(argumentsEvent(args, call.position, own(call.name)))
-      emitPartial(call, false)
     } else if (isRecord(args)) {
+      scanArguments(call)
       call.object = args
       emit(argumentsEvent(JSON.stringify(args), call.position, own(call.name)))
       emitPartial(call, true)
@@ -352,7 +372,7 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
         }
         if (nonEmpty(delta.refusal)) refusal.append(delta.refusal)
         if (Array.isArray(delta.tool_calls)) {
-          flush()
+          flushContent()
           for (const fragment of delta.tool_calls) if (isRecord(fragment)) pushToolCall(fragment)
         }
         const legacy = delta.function_call
