@@ -78,10 +78,12 @@ export function learnMessageFields(error: InvokeError, sent: ChatMessage[], give
   const text = (typeof raw === 'string' ? raw : (tryStringify(raw) ?? '')).slice(0, 20_000)
   if (error.type !== 'bad_request' || (error.status !== 400 && error.status !== 422) || !/message/i.test(text)) return false
   const outgoing = [sent].flat().filter(isAssistant)
+  // A field is named when it is one of the text's words (a whole run of word characters): one
+  // pass over the text for any number of fields.
+  const words = new Set(text.match(/\w+/g))
   let changed = false
   for (const field of new Set([...[given, outgoing].flat().filter(isAssistant).flatMap(Object.keys), ...(text.match(/(?<![\w/#.-])(?:reasoning|thinking)_\w+/g) ?? [])])) {
-    // regex-bounded: `field` is word characters only (checked first), between two lookarounds (test: packages/sdk/src/client/learn-endpoint.test.ts)
-    if (TURN_FIELDS.has(field) || Object.hasOwn(body, field) || !/^[a-z]\w*$/i.test(field) || !new RegExp(`(?<!\\w)${field}(?!\\w)`).test(text)) continue
+    if (TURN_FIELDS.has(field) || Object.hasOwn(body, field) || !/^[a-z]\w*$/i.test(field) || !words.has(field)) continue
     const rule = outgoing.some((turn) => turn[field] != null) && REJECTED.test(text) ? 'strip' : DEMANDED.test(text) && rules[field] !== 'echo' && 'echo'
     if (rule && rules[field] !== rule) changed = !!(rules[field] = rule)
   }

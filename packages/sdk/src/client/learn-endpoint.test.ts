@@ -246,8 +246,13 @@ describe('learnMessageFields', () => {
   it('should read a hostile error naming thousands of fields in linear time', () => {
     const fields = (count: number): ChatMessage => ({ ...turn, ...Object.fromEntries(Array.from({ length: count }, (_, index) => [`reasoning_${index}`, 'x'])) })
     const words = (count: number) => ({ error: { message: `messages: ${'reasoning_x_ '.repeat(count)} is unsupported` } })
-    // Linear in the message's length, and in the number of fields (each field is looked for in the
-    // message, so the two together cost their product: the message is read up to 20 kB).
+    // Linear in the message's length, in the number of fields, and in both together (the message,
+    // read up to 20 kB, is read once, not once per field).
+    assertLinear((count) => {
+      const payload = words(count)
+      const turn = fields(count)
+      return () => learn(400, payload, [user, turn])
+    }, sizesBetween(150, 1_500))
     const many = fields(2_000)
     assertLinear((count) => {
       const payload = words(count)
