@@ -125,15 +125,11 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
   let functionCall: { name: string; arguments: string } | undefined
   let finishReason: string | null = null
   let usage: ChatUsage | undefined
-  const meta: Record<string, unknown> = {}
-  // The five response fields not yet kept (once all are, no chunk is asked for them again).
-  let metaMissing = 5
-  const keepMeta = (key: string, value: unknown) => {
-    if (value !== undefined && meta[key] === undefined) {
-      meta[key] = value
-      metaMissing--
-    }
-  }
+  // The response's own fields, each as first sent (`object` is always `chat.completion`).
+  let id: unknown
+  let created: unknown
+  let model: unknown
+  let fingerprint: unknown
   // Provider lists in deltas (`reasoning_details`), kept whole so a history can echo them.
   const deltaLists = createDeltaLists(DELTA_FIELDS)
 
@@ -223,19 +219,19 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
     emitPartial(contentCall, false)
   }
 
-  // Content not yet scanned for a call: the deltas of one read are scanned as one piece (`flush`),
-  // so the readers' previews cost a call per read, not per delta of a few characters.
+  // Content of this read not yet added to `content`: the deltas of one read are kept and scanned for
+  // a call as one piece (`flush`), so the readers' previews cost a call per read, not per delta.
   let unscanned = ''
   function pushText(delta: string) {
-    content.append(delta)
     if (options.reasoningInText) emitText(delta)
     else emit({ type: 'text', delta })
-    if (calls.length === 0) unscanned += delta
+    unscanned += delta
   }
   function flushContent() {
     if (unscanned === '') return
     const piece = unscanned
     unscanned = ''
+    content.append(piece)
     pushContent(piece)
   }
   // Calls with argument bytes of this read not yet scanned: each scanned, and previewed, once per read.
@@ -330,14 +326,11 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
     },
     push(chunk) {
       if (!isRecord(chunk)) return
-      // Named reads, not a loop over the keys: a keyed read per chunk and key is slow.
-      if (metaMissing > 0) {
-        keepMeta('id', chunk.id)
-        keepMeta('object', chunk.object)
-        keepMeta('created', chunk.created)
-        keepMeta('model', chunk.model)
-        keepMeta('system_fingerprint', chunk.system_fingerprint)
-      }
+      // Named reads and locals, not a loop over keys: a keyed read or store per chunk and key is slow.
+      if (id === undefined) id = chunk.id
+      if (created === undefined) created = chunk.created
+      if (model === undefined) model = chunk.model
+      if (fingerprint === undefined) fingerprint = chunk.system_fingerprint
       if (isRecord(chunk.usage)) usage = chunk.usage
       if (!Array.isArray(chunk.choices)) return
       for (const choice of chunk.choices) {
@@ -405,6 +398,12 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
       if (reasoningContent.length > 0) message.reasoning_content = reasoningContent.toString()
       if (reasoning.length > 0) message.reasoning = reasoning.toString()
       if (refusal.length > 0) message.refusal = refusal.toString()
+      const meta: Record<string, unknown> = {}
+      if (id !== undefined) meta.id = id
+      meta.object = 'chat.completion'
+      if (created !== undefined) meta.created = created
+      if (model !== undefined) meta.model = model
+      if (fingerprint !== undefined) meta.system_fingerprint = fingerprint
       return {
         ...meta,
         object: 'chat.completion',
