@@ -60,7 +60,10 @@ describe('acmeReader in a client', () => {
   it('should preview the fields while they stream through the registered adapter, and end with what invoke returns', async () => {
     const unregister = registerAdapter(acmeAdapter())
     try {
-      server.setScript([{ chunks: sseChunks([...pieces(answer), { choices: [{ index: 0, delta: {}, finish_reason: 'call' }] }]) }, { body: whole }])
+      // A millisecond apart, as a model streams: the stream previews once per network read, and
+      // chunks written all at once arrive in one read (one preview, of the whole call).
+      const chunks = sseChunks([...pieces(answer), { choices: [{ index: 0, delta: {}, finish_reason: 'call' }] }]).map((text) => ({ text, delayMs: 1 }))
+      server.setScript([{ chunks }, { body: whole }])
       const client = createClient({ baseURL: server.url, model: 'acme-2' })
       const run = client.stream(messages, tools)
       const events: StreamEvent[] = []

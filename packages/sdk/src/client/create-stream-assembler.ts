@@ -398,15 +398,10 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
       if (reasoningContent.length > 0) message.reasoning_content = reasoningContent.toString()
       if (reasoning.length > 0) message.reasoning = reasoning.toString()
       if (refusal.length > 0) message.refusal = refusal.toString()
-      const meta: Record<string, unknown> = {}
-      if (id !== undefined) meta.id = id
-      meta.object = 'chat.completion'
-      if (created !== undefined) meta.created = created
-      if (model !== undefined) meta.model = model
-      if (fingerprint !== undefined) meta.system_fingerprint = fingerprint
+      const meta: Record<string, unknown> = { id, object: 'chat.completion', created, model, system_fingerprint: fingerprint }
+      for (const key in meta) if (meta[key] === undefined) delete meta[key]
       return {
         ...meta,
-        object: 'chat.completion',
         choices: [{ index: 0, message, finish_reason: finishReason }],
         ...(usage ? { usage } : {}),
       }

@@ -96,14 +96,9 @@ export function linkRequest(caller: AbortSignal | undefined, idleMs: number | un
       return stop
     },
     touch() {
-      // With a signal the timer watches the limits; without an idle limit nothing reads the time.
-      if (controller || stop) {
-        if (idleMs !== undefined) lastActivity = Date.now()
-        return
-      }
-      const now = Date.now()
-      overdue(now)
-      lastActivity = now
+      if (!controller && !stop) overdue(Date.now())
+      // Only an idle limit reads the time of the last activity.
+      if (idleMs !== undefined) lastActivity = Date.now()
     },
     release() {
       released = true
