@@ -159,6 +159,8 @@ describe('repairToolCall on crafted worst cases', () => {
       'calls shown to the user',
       [
         ['a flood of final-channel headers', text((size) => fill(size, 'assistantfinal', '', '{"index": 1}'))],
+        ['a flood of stripped analysis calls before a final message', text((size) => fill(size, 'assistantanalysis to=functions.click json{"index": 1}', '', 'assistantfinalok'))],
+        ['a flood of stripped recipients running into a word', text((size) => fill(size, 'assistant to=functions.clickanalysi', '', 'assistantfinalok'))],
         ['calls each after a recipient all', text((size) => fill(size, '>>>all {"index": 1} '))],
         ['a run of you before a call', text((size) => fill(size, 'you ', '', '{"index": 1}'))],
         ['calls each after a sentence', text((size) => fill(size, 'You could. Then {"index": 1}. '))],

@@ -126,6 +126,8 @@ describe('repairToolCall', () => {
       ['an example two paragraphs before', 'For example, a search finds pages.\n\nNow I will look it up:\n{"name": "search", "arguments": {"query": "x"}}'],
       ['a harmony commentary call before the final message', '<|channel|>commentary to=functions.search <|constrain|>json<|message|>{"query": "x"}<|call|><|start|>assistant<|channel|>final<|message|>Example: {"name": "get_time", "arguments": {"tz": "UTC"}}<|return|>'],
       ['Functionary: a word to the user, then a call', '>>>all\nLet me look.\n>>>search\n{"query": "x"}'],
+      ['a stripped harmony commentary call before the final message', 'assistantcommentary to=functions.search json{"query": "x"}assistantfinalExample: {"name": "get_time", "arguments": {"tz": "UTC"}}'],
+      ['a stripped harmony analysis call with no final message after it', 'analysisLet me look.assistantanalysis to=functions.search json{"query": "x"}'],
     ])('should still take the genuine call after %s', (_label, text) => {
       const result = repairToolCall(content(text), two)
       expect(result.toolCall).toEqual(SEARCH_X)
@@ -135,6 +137,9 @@ describe('repairToolCall', () => {
     it.each([
       ['an analysis-channel call, then a final message', '<|channel|>analysis to=functions.search <|constrain|>json<|message|>{"query": "x"}<|call|><|start|>assistant<|channel|>final<|message|>It is x.<|return|>'],
       ['an analysis-channel call with the recipient in the role, then a final message', '<|channel|>analysis<|message|>Hm.<|end|><|start|>assistant to=functions.search<|channel|>analysis<|message|>{"query": "x"}<|call|><|start|>assistant<|channel|>final<|message|>It is x.<|return|>'],
+      ['the same with its tokens stripped', 'assistantanalysis to=functions.search json{"query": "x"}assistantfinalIt is x.'],
+      ['the same stripped, opening the answer', 'analysis to=functions.search json{"query": "x"}assistantfinalIt is x.'],
+      ['the same stripped, the recipient in the role', 'analysisHm.assistant to=functions.searchanalysis json{"query": "x"}assistantfinalIt is x.'],
       ['a call in a to=self message, then a message to=user (Muse Glimmer)', ' to=self<|message|>I could call <atem:function_calls>\n<atem:invoke name="search">\n<atem:parameter name="query">x</atem:parameter>\n</atem:invoke>\n</atem:function_calls><|eom|><|start|>assistant to=user<|message|>It is x.<|eot|>'],
     ])('should not execute %s: the model thought of the call and answered the user', (_label, text) => {
       expect(failure(() => repairToolCall(content(text), two)).type).toBe('no_tool_call')
