@@ -28,8 +28,9 @@ export interface StreamRun<Args = unknown, Output = unknown, Name extends string
 }
 
 /**
- * What iterating a `client.stream()` run yields. `reasoning`, `text` and `arguments` are raw deltas;
- * `partial` is a best-effort parse of a tool call's arguments so far (a preview, never executed);
+ * What iterating a `client.stream()` run yields. `reasoning`, `text` and `arguments` are raw deltas,
+ * one per delta the server sent; `partial` is a best-effort parse of a tool call's arguments so far
+ * (a preview, never executed; at most one per call and network read, fewer as long arguments grow);
  * `reset` says a retry restarts the stream, so a UI should clear what it showed.
  *
  * @example

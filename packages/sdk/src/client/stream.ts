@@ -149,8 +149,10 @@ async function readStream(step: StepState, sent: SentRequest, emit: (event: Stre
       } catch (cause) {
         throw streamError(step, cause, link)
       }
-      if (link.stopped()) throw streamError(step, undefined, link)
-      link.touch()
+      if (stoppable) {
+        if (link.stopped()) throw streamError(step, undefined, link)
+        link.touch()
+      }
       const text = decoder.decode(chunk.value, { stream: !chunk.done })
       if (!leaked && secrets.length > 0) {
         const window = carried + text
