@@ -25,15 +25,13 @@ const REASONING_TAG =
 const CLOSER = /\/|end|close|suffix|l\|/i
 // Harmony's analysis channel and a harmony-like message `to=self` (Muse Glimmer) are reasoning; each
 // ends where the next message or channel starts. A message to the user after them: `final`, `to=user`.
-const HARMONY_THOUGHT = /<\|channel\|>[ \t]*analysis\b|\bto=self\b/g
-const HARMONY_END = /<\|(?:end|start|channel|return|call|eom|eot)\|>/g
-const TO_USER = /<\|channel\|>[ \t]*final\b|\bto=(?:user|all)\b/g
+// With the tokens stripped, an analysis message with a recipient (`assistantanalysis to=functions.x
+// json{…}`, or `assistant to=functions.xanalysis json{…}`: that form always runs the channel into the
+// name) is the same, `assistantfinal` the message to the user, and the next header its end.
+const HARMONY_THOUGHT = /<\|channel\|>[ \t]*analysis\b|\bto=self\b|(?:^|assistant)analysis to=\w|assistant to=[\w.-]{1,128}?analysis\b/g
+const HARMONY_END = /<\|(?:end|start|channel|return|call|eom|eot)\|>|assistant(?:analysis|commentary|final)/g
+const TO_USER = /<\|channel\|>[ \t]*final\b|\bto=(?:user|all)\b|assistantfinal/g
 const RECIPIENT = /\bto=(?!self\b)[\w.-]/
-// Harmony with its tokens stripped: an analysis message with a recipient, the channel before it
-// (`assistantanalysis to=functions.x json{…}`) or run into it (`assistant to=functions.xanalysis
-// json{…}`: in that form a channel always follows the name), and the next message's header.
-const STRIPPED_ANALYSIS_CALL = /(?:^|assistant)analysis to=\w|assistant to=[\w.-]{1,128}?analysis\b/g
-const STRIPPED_HEADER = /assistant(?:analysis|commentary|final)/g
 
 /**
  * Separates reasoning from the answer in `message.content`: `<think>…</think>`, a bare leading
@@ -145,7 +143,7 @@ function collectMarkers(content: string): Marker[] {
     let noCloseAfter = Infinity
     for (const match of content.matchAll(TO_USER)) toUser = match.index
     for (const match of content.matchAll(HARMONY_THOUGHT)) {
-      const header = harmonyHeader(content, match.index)
+      const header = match[0][0] === 'a' ? { start: match.index, end: match.index + match[0].length, recipient: true } : harmonyHeader(content, match.index)
       if (!header) continue
       // A message with a recipient is a call, in the analysis channel too (vLLM's harmony parser takes
       // every `functions.*` recipient) — unless the model then wrote to the user: it only thought of it.
@@ -162,15 +160,6 @@ function collectMarkers(content: string): Marker[] {
       const closeAt = close ? close.index : content.length
       const closeEnd = close && close[0] === '<|end|>' ? close.index + close[0].length : closeAt
       markers.push({ start: closeAt, end: closeEnd, open: false, header: true })
-    }
-    // The same without tokens: the analysis call runs to the next header, and is thought when a
-    // message to the user (`assistantfinal`) comes after it.
-    const final = content.lastIndexOf('assistantfinal')
-    for (const { index } of content.matchAll(STRIPPED_ANALYSIS_CALL)) {
-      if (index > final) break
-      STRIPPED_HEADER.lastIndex = index + 9
-      const next = STRIPPED_HEADER.exec(content)!.index
-      markers.push({ start: index, end: index, open: true, header: true }, { start: next, end: next, open: false, header: true })
     }
     markers.sort((left, right) => left.start - right.start || (left.open ? 1 : -1))
   }
