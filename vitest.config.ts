@@ -23,6 +23,7 @@ export default defineConfig({
   test: {
     include: ['packages/*/src/**/*.test.ts', 'examples/*/src/**/*.test.ts', 'examples/*/test/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 20_000,
+    setupFiles: ['./test/fast-check-seed.ts'],
     // CI asks for a JSON report as well, to print the closing "N passed, M failed" line.
     reporters: process.env.WILDCALL_VITEST_JSON ? ['default', 'json'] : ['default'],
     outputFile: process.env.WILDCALL_VITEST_JSON ? { json: process.env.WILDCALL_VITEST_JSON } : undefined,

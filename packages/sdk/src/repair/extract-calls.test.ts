@@ -286,6 +286,7 @@ describe('extractCalls truncation', () => {
     ['deepseek', '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>scroll\n```json\n{"down": '],
     ['kimi name only', '<|tool_calls_section_begin|><|tool_call_begin|>functions.scroll:0'],
     ['kimi arguments', '<|tool_call_begin|>functions.scroll:0<|tool_call_argument_begin|>{"down'],
+    ['kimi quoted arguments', '<|tool_call_begin|>functions.scroll:0<|tool_call_argument_begin|>"{\\"down'],
     ['harmony', '<|channel|>commentary to=functions.scroll <|constrain|>json<|message|>{"down": '],
     ['gemma', 'call:input_text{index:4,text:<|"|>hello'],
     ['tool_code', '```tool_code\ndefault_api.scroll(down=Tr'],
@@ -307,6 +308,17 @@ describe('extractCalls truncation', () => {
     // Servers strip stop sequences such as `</tool_call>` or `</function>`.
     expect(extractCalls('<tool_call><function=scroll><parameter=down>true</parameter>', { names })).toMatchObject({ truncated: false, calls: [{ name: 'scroll' }] })
     expect(extractCalls('<tool_call>{"name": "scroll", "arguments": {}}', { names })).toMatchObject({ truncated: false, calls: [{ format: 'tool-markup:hermes' }] })
+  })
+
+  it('should not call a bracket token inside a string value, followed by a word, truncation', () => {
+    // `[A0]A"}…` inside a value looks like a token, a name and a quoted string that never closes.
+    for (const text of ['[A0]A', 'x[B1]y', 'see [A0] then', 'x[ARGS]y']) {
+      for (const call of [`<|channel|>commentary to=functions.scroll <|constrain|>json<|message|>${JSON.stringify({ text })}<|call|>`, `<tool_call>${JSON.stringify({ name: 'input_text', arguments: { text } })}</tool_call>`]) {
+        const result = extractCalls(call, { names })
+        expect(result.truncated, call).toBe(false)
+        expect(JSON.stringify(result.calls[0]?.args)).toContain(JSON.stringify(text).slice(1, -1))
+      }
+    }
   })
 
   it('should not call a lone brace in prose truncation', () => {

@@ -129,14 +129,18 @@ export function recognizeTokenCalls(context: ExtractionContext): void {
     const marker = markers[markerIndex]
     const token = tokens[tokenIndex]
     if (marker !== undefined && (token === undefined || marker.start < token.start)) {
-      readAfterBoundary(context, marker)
+      if (!claimed(context, marker.start)) readAfterBoundary(context, marker)
       markerIndex++
     } else if (token) {
-      readAfterBoundary(context, boundaryOf(text, token))
+      // A token inside a call already read (`[A0]` in one of its strings) is text of that call.
+      if (!claimed(context, token.start)) readAfterBoundary(context, boundaryOf(text, token))
       tokenIndex++
     }
   }
 }
+
+/** Whether `at` lies inside a call found so far (at most `MAX_CALLS` of them). */
+const claimed = (context: ExtractionContext, at: number) => context.found.some((found) => found.call.start < at && at < found.end)
 
 function readAfterBoundary(context: ExtractionContext, boundary: Boundary): void {
   const { text } = context
@@ -234,7 +238,8 @@ function readAfterBoundary(context: ExtractionContext, boundary: Boundary): void
     // Kimi sometimes sends the arguments as a quoted JSON string.
     const stringEnd = findStringEnd(text, cursor)
     if (stringEnd < 0) {
-      context.truncated = true
+      // Cut off only after a call's own token: `[A0]A"}` inside a JSON string is no call at all.
+      if (boundary.callish) context.truncated = true
       return
     }
     let decoded: unknown
