@@ -156,7 +156,7 @@ async function readStream(step: StepState, sent: SentRequest, emit: (event: Stre
       const text = decoder.decode(chunk.value, { stream: !chunk.done })
       if (!leaked && secrets.length > 0) {
         const window = carried + text
-        leaked = secrets.some((secret) => window.includes(secret))
+        leaked = redact(window, secrets) !== window
         carried = window.slice(1 - secrets[0]!.length)
       }
       if (mode === 'sse') parser.feed(text)

@@ -143,7 +143,7 @@ function collectMarkers(content: string): Marker[] {
     let noCloseAfter = Infinity
     for (const match of content.matchAll(TO_USER)) toUser = match.index
     for (const match of content.matchAll(HARMONY_THOUGHT)) {
-      const header = match[0][0] === 'a' ? { start: match.index, end: match.index + match[0].length, recipient: true } : harmonyHeader(content, match.index)
+      const header = harmonyHeader(content, match)
       if (!header) continue
       // A message with a recipient is a call, in the analysis channel too (vLLM's harmony parser takes
       // every `functions.*` recipient) — unless the model then wrote to the user: it only thought of it.
@@ -167,10 +167,13 @@ function collectMarkers(content: string): Marker[] {
 }
 
 /**
- * The header of the harmony message whose channel (or `to=self`) is at `at`: from the token before it
- * (or 200 characters back) to the end of its `<|message|>`, and whether it names a recipient.
+ * The header of the harmony message whose channel (or `to=self`) `match` found: from the token before
+ * it (or 200 characters back) to the end of its `<|message|>`, and whether it names a recipient. A
+ * header stripped of its tokens (`assistantanalysis to=…`) is what the pattern matched, a recipient in it.
  */
-function harmonyHeader(content: string, at: number): { start: number; end: number; recipient: boolean } | undefined {
+function harmonyHeader(content: string, match: RegExpExecArray): { start: number; end: number; recipient: boolean } | undefined {
+  const at = match.index
+  if (match[0][0] === 'a') return { start: at, end: at + match[0].length, recipient: true }
   // Both searches are bounded, so a flood of headers without a message stays linear.
   const message = content.slice(at, at + 200).indexOf('<|message|>')
   if (message < 0) return undefined

@@ -30,7 +30,7 @@ import { decodePairs } from '../reading/decode-value'
 import { fenceAround } from '../reading/fences'
 import { MAX_CALLS } from '../reading/limits'
 import { readName } from '../reading/read-name'
-import { addFound, readAlone, type BuiltInReader, type ExtractionContext } from '../reading/reading-context'
+import { addFound, overlapsFound, readAlone, type BuiltInReader, type ExtractionContext } from '../reading/reading-context'
 import { tokenAt, tokenFamily, tokenName, type TokenSpan } from '../reading/special-tokens'
 import { looksLikeJsonOpener } from '../scan-json'
 
@@ -129,18 +129,15 @@ export function recognizeTokenCalls(context: ExtractionContext): void {
     const marker = markers[markerIndex]
     const token = tokens[tokenIndex]
     if (marker !== undefined && (token === undefined || marker.start < token.start)) {
-      if (!claimed(context, marker.start)) readAfterBoundary(context, marker)
+      if (!overlapsFound(context, marker.start, marker.start)) readAfterBoundary(context, marker)
       markerIndex++
     } else if (token) {
       // A token inside a call already read (`[A0]` in one of its strings) is text of that call.
-      if (!claimed(context, token.start)) readAfterBoundary(context, boundaryOf(text, token))
+      if (!overlapsFound(context, token.start, token.start)) readAfterBoundary(context, boundaryOf(text, token))
       tokenIndex++
     }
   }
 }
-
-/** Whether `at` lies inside a call found so far (at most `MAX_CALLS` of them). */
-const claimed = (context: ExtractionContext, at: number) => context.found.some((found) => found.call.start < at && at < found.end)
 
 function readAfterBoundary(context: ExtractionContext, boundary: Boundary): void {
   const { text } = context

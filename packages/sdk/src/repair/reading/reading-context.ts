@@ -33,10 +33,13 @@ export interface ExtractionContext {
   truncated: boolean
 }
 
+/** Whether `[start, end)` overlaps a call found so far; an empty range at `at` overlaps the calls `at` lies strictly inside. */
+export const overlapsFound = (context: ExtractionContext, start: number, end: number): boolean => context.found.some((found) => start < found.end && found.call.start < end)
+
 /** Claims `[call.start, end)` unless it overlaps a call found earlier. */
 export function addFound(context: ExtractionContext, call: ExtractedCall, end: number): boolean {
   if (context.found.length >= MAX_CALLS) return false
-  if (context.found.some((found) => call.start < found.end && found.call.start < end)) return false
+  if (overlapsFound(context, call.start, end)) return false
   context.found.push({ call, end })
   return true
 }
@@ -79,7 +82,7 @@ export function createReadingContext(
     fences: findFences(text),
     found: [],
     truncated: false,
-    claimed: (start, end) => context.found.some((found) => start < found.end && found.call.start < end),
+    claimed: (start, end) => overlapsFound(context, start, end),
   }
   return context
 }
