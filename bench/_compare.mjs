@@ -4,7 +4,8 @@
 // (p50) in milliseconds.
 import { Bench } from 'tinybench'
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
+/** The median of `values` (the upper one of an even count). */
+export const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
 
 export async function compareToFloor(floor, ours, { rounds = 7, time = 250, base } = {}) {
   const results = []

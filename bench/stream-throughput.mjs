@@ -11,6 +11,7 @@ import { createParser } from 'eventsource-parser'
 import { z } from 'zod'
 import * as sdk from '../packages/sdk/dist/index.js'
 import { loadBaseline } from './_baseline.mjs'
+import { median } from './_compare.mjs'
 
 const BUDGET = 1.3
 const CONTENT_BYTES = 1_000_000
@@ -125,7 +126,6 @@ async function time(task) {
   return performance.now() - started
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
 let worst = 0
 for (const [name, events] of Object.entries(scenarios)) {
   const { reads, size } = toReads(events)

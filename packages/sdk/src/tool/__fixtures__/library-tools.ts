@@ -10,9 +10,9 @@ import { jsonSchema } from '../../json-schema'
 import type { StandardSchemaLike } from '../schema'
 import type { ToolSet } from '../types'
 
-// The same five tools written in every way a tool can be defined. The repair table below must give
-// the same call, the same fixes and the same error message for each of them. (Enums are listed in
-// sorted order: ArkType sorts the members of a union, and the error message lists them.)
+// The repair tables that use them must give the same call, the same fixes and the same error message
+// for each. (Enums are listed in sorted order: ArkType sorts the members of a union, and the error
+// message lists them.)
 export type Kind = 'zod 4' | 'zod 3' | 'valibot' | 'ArkType' | 'JSON Schema'
 
 export function zod4Tools() {
