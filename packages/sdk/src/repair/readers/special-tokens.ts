@@ -30,7 +30,7 @@ import { decodePairs } from '../reading/decode-value'
 import { fenceAround } from '../reading/fences'
 import { MAX_CALLS } from '../reading/limits'
 import { readName } from '../reading/read-name'
-import { addFound, overlapsFound, readAlone, type BuiltInReader, type ExtractionContext } from '../reading/reading-context'
+import { addFound, readAlone, type BuiltInReader, type ExtractionContext } from '../reading/reading-context'
 import { tokenAt, tokenFamily, tokenName, type TokenSpan } from '../reading/special-tokens'
 import { looksLikeJsonOpener } from '../scan-json'
 
@@ -129,11 +129,11 @@ export function recognizeTokenCalls(context: ExtractionContext): void {
     const marker = markers[markerIndex]
     const token = tokens[tokenIndex]
     if (marker !== undefined && (token === undefined || marker.start < token.start)) {
-      if (!overlapsFound(context, marker.start, marker.start)) readAfterBoundary(context, marker)
+      if (!context.claimed(marker.start, marker.start)) readAfterBoundary(context, marker)
       markerIndex++
     } else if (token) {
       // A token inside a call already read (`[A0]` in one of its strings) is text of that call.
-      if (!overlapsFound(context, token.start, token.start)) readAfterBoundary(context, boundaryOf(text, token))
+      if (!context.claimed(token.start, token.start)) readAfterBoundary(context, boundaryOf(text, token))
       tokenIndex++
     }
   }

@@ -30,16 +30,15 @@ export interface ExtractionContext {
   schemaOf?: (name: string) => JsonSchemaNode | undefined
   /** Calls found so far, with their ranges; later recognizers skip text that is already claimed. */
   found: FoundCall[]
+  /** Whether `[start, end)` overlaps a call found so far (an empty range: whether a call holds it strictly inside). */
+  claimed(start: number, end: number): boolean
   truncated: boolean
 }
-
-/** Whether `[start, end)` overlaps a call found so far; an empty range at `at` overlaps the calls `at` lies strictly inside. */
-export const overlapsFound = (context: ExtractionContext, start: number, end: number): boolean => context.found.some((found) => start < found.end && found.call.start < end)
 
 /** Claims `[call.start, end)` unless it overlaps a call found earlier. */
 export function addFound(context: ExtractionContext, call: ExtractedCall, end: number): boolean {
   if (context.found.length >= MAX_CALLS) return false
-  if (overlapsFound(context, call.start, end)) return false
+  if (context.claimed(call.start, end)) return false
   context.found.push({ call, end })
   return true
 }
@@ -82,7 +81,7 @@ export function createReadingContext(
     fences: findFences(text),
     found: [],
     truncated: false,
-    claimed: (start, end) => overlapsFound(context, start, end),
+    claimed: (start, end) => context.found.some((found) => start < found.end && found.call.start < end),
   }
   return context
 }
