@@ -428,6 +428,21 @@ describe('client.stream', () => {
     expect((await run.result).toolCall.args).toEqual(args)
   })
 
+  it('should answer next() calls made without awaiting the last, in order, and fail every waiting one', async () => {
+    server.setScript([streamOf(openaiEvents())])
+    const iterator = client().stream(messages, tools, options)[Symbol.asyncIterator]()
+    // Three calls at once: each gets the next event, none is lost or repeated.
+    const first = await Promise.all([iterator.next(), iterator.next(), iterator.next()])
+    const rest: StreamEvent[] = []
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) rest.push(next.value)
+    const replay = await collect(client().stream(messages, tools, options))
+    expect([...first.map((next) => next.value), ...rest]).toEqual(replay)
+    server.setScript([{ status: 401, body: { error: { message: 'bad key' } } }])
+    const failing = client({ maxRetries: 0 }).stream(messages, tools, options)[Symbol.asyncIterator]()
+    const waiting = await Promise.allSettled([failing.next(), failing.next()])
+    expect(waiting.map((settled) => settled.status)).toEqual(['rejected', 'rejected'])
+    expect(await failing.next()).toEqual({ done: true, value: undefined })
+  })
   it('should stop at once on abort, reject with the caller\'s reason and release the connection', async () => {
     const slow = openaiEvents().map((event) => ({ text: sseChunks([event], { done: false })[0]!, delayMs: 40 }))
     server.setScript([{ chunks: slow }])

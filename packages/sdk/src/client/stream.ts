@@ -256,7 +256,8 @@ interface Channel<T> {
 
 /**
  * A one-consumer queue: values pushed before anyone iterates are kept; a consumer that stops
- * (break) drops the rest.
+ * (break) drops the rest. A value pushed while the consumer waits is handed to it directly: no
+ * async function and no extra promise per event.
  */
 function createChannel<T>(): Channel<T> {
   const queue: T[] = []
@@ -265,52 +266,47 @@ function createChannel<T>(): Channel<T> {
   let failure: { error: unknown } | undefined
   let detached = false
   let iterated = false
-  let wake: (() => void) | undefined
-  const signal = () => {
-    const resume = wake
-    wake = undefined
-    resume?.()
+  // The consumer's pending `next()` calls, oldest first (one, with `for await`).
+  const waiting: Array<{ resolve(result: IteratorResult<T>): void; reject(error: unknown): void }> = []
+  const end = (): Promise<IteratorResult<T>> => {
+    detached = true
+    return failure ? Promise.reject(failure.error) : Promise.resolve({ done: true, value: undefined })
   }
   return {
     push(value) {
       if (closed || detached) return
-      queue.push(value)
-      signal()
+      if (waiting.length > 0) waiting.shift()!.resolve({ done: false, value })
+      else queue.push(value)
     },
     close(error) {
       if (closed) return
       closed = true
       if (error !== undefined) failure = { error }
-      signal()
+      for (const waiter of waiting.splice(0)) end().then(waiter.resolve, waiter.reject)
     },
     iterate() {
       if (iterated) throw new InvokeError('config_error', 'A stream run can be iterated only once. Keep the events you need, or await run.result.', { retryable: false })
       iterated = true
       return {
-        async next(): Promise<IteratorResult<T>> {
-          for (;;) {
-            if (detached) return { done: true, value: undefined }
-            if (head < queue.length) {
-              const value = queue[head]!
-              // Shifting would make draining a long buffer quadratic: move a cursor, compact now and then.
-              if (++head >= 1024 && head * 2 >= queue.length) {
-                queue.splice(0, head)
-                head = 0
-              }
-              return { done: false, value }
+        next(): Promise<IteratorResult<T>> {
+          if (detached) return Promise.resolve({ done: true, value: undefined })
+          if (head < queue.length) {
+            const value = queue[head]!
+            // Shifting would make draining a long buffer quadratic: move a cursor, compact now and then.
+            if (++head >= 1024 && head * 2 >= queue.length) {
+              queue.splice(0, head)
+              head = 0
             }
-            if (closed) {
-              detached = true
-              if (failure) throw failure.error
-              return { done: true, value: undefined }
-            }
-            await new Promise<void>((resolve) => (wake = resolve))
+            return Promise.resolve({ done: false, value })
           }
+          if (closed) return end()
+          return new Promise((resolve, reject) => waiting.push({ resolve, reject }))
         },
-        async return(): Promise<IteratorResult<T>> {
+        return(): Promise<IteratorResult<T>> {
           detached = true
           queue.length = head = 0
-          return { done: true, value: undefined }
+          for (const waiter of waiting.splice(0)) waiter.resolve({ done: true, value: undefined })
+          return Promise.resolve({ done: true, value: undefined })
         },
       }
     },
