@@ -58,10 +58,12 @@ const KB = 1000
 // field from an error's words in one pass (linear on a hostile error) +3 / +3 / +3; a harmony
 // analysis call with its tokens stripped, then a message to the user, read as thought, not executed
 // +74 / +71 / +70; a token inside a call already read is text of it (no spurious cut) 0 / +30 / 0;
-// one overlap check for found calls won back −13 / −39 / −4.
+// one overlap check for found calls won back −13 / −39 / −4. Then the stream's event channel
+// handing an event to a waiting next() directly (no async next; next() calls not awaited one by one
+// no longer hang) 0 / +43 / 0.
 const TARGETS = { app: 50 * KB, sdk: 60.5 * KB, core: 40.5 * KB }
 const APP_BUDGET = 53_970
-const SDK_BUDGET = 71_690
+const SDK_BUDGET = 71_735
 const CORE_BUDGET = 47_255
 const OTEL_BUDGET = 3 * KB
 const ADAPTER_BUDGET = 1 * KB

@@ -267,29 +267,30 @@ function createChannel<T>(): Channel<T> {
   let detached = false
   let iterated = false
   // The consumer's pending `next()` calls, oldest first (one, with `for await`).
-  const waiting: Array<{ resolve(result: IteratorResult<T>): void; reject(error: unknown): void }> = []
+  const waiting: Array<[resolve: (result: IteratorResult<T>) => void, reject: (error: unknown) => void]> = []
+  const DONE: IteratorResult<T> = { done: true, value: undefined }
   const end = (): Promise<IteratorResult<T>> => {
     detached = true
-    return failure ? Promise.reject(failure.error) : Promise.resolve({ done: true, value: undefined })
+    return failure ? Promise.reject(failure.error) : Promise.resolve(DONE)
   }
   return {
     push(value) {
       if (closed || detached) return
-      if (waiting.length > 0) waiting.shift()!.resolve({ done: false, value })
+      if (waiting.length > 0) waiting.shift()![0]({ done: false, value })
       else queue.push(value)
     },
     close(error) {
       if (closed) return
       closed = true
       if (error !== undefined) failure = { error }
-      for (const waiter of waiting.splice(0)) end().then(waiter.resolve, waiter.reject)
+      for (const [resolve, reject] of waiting.splice(0)) end().then(resolve, reject)
     },
     iterate() {
       if (iterated) throw new InvokeError('config_error', 'A stream run can be iterated only once. Keep the events you need, or await run.result.', { retryable: false })
       iterated = true
       return {
-        next(): Promise<IteratorResult<T>> {
-          if (detached) return Promise.resolve({ done: true, value: undefined })
+        next() {
+          if (detached) return Promise.resolve(DONE)
           if (head < queue.length) {
             const value = queue[head]!
             // Shifting would make draining a long buffer quadratic: move a cursor, compact now and then.
@@ -299,14 +300,13 @@ function createChannel<T>(): Channel<T> {
             }
             return Promise.resolve({ done: false, value })
           }
-          if (closed) return end()
-          return new Promise((resolve, reject) => waiting.push({ resolve, reject }))
+          return closed ? end() : new Promise((resolve, reject) => waiting.push([resolve, reject]))
         },
-        return(): Promise<IteratorResult<T>> {
+        return() {
           detached = true
           queue.length = head = 0
-          for (const waiter of waiting.splice(0)) waiter.resolve({ done: true, value: undefined })
-          return Promise.resolve({ done: true, value: undefined })
+          for (const [resolve] of waiting.splice(0)) resolve(DONE)
+          return Promise.resolve(DONE)
         },
       }
     },
