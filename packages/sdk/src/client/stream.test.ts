@@ -443,6 +443,7 @@ describe('client.stream', () => {
     expect(waiting.map((settled) => settled.status)).toEqual(['rejected', 'rejected'])
     expect(await failing.next()).toEqual({ done: true, value: undefined })
   })
+
   it('should stop at once on abort, reject with the caller\'s reason and release the connection', async () => {
     const slow = openaiEvents().map((event) => ({ text: sseChunks([event], { done: false })[0]!, delayMs: 40 }))
     server.setScript([{ chunks: slow }])
