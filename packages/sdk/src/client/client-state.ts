@@ -3,7 +3,7 @@
 
 import type { Emitter } from 'mitt'
 import type { Adapter, AdapterContext, MatchContext } from '../adapters/types'
-import type { Reader } from '../repair/reader'
+import type { Reader, ReaderPreview } from '../repair/reader'
 import type { ResolvedRetryOptions } from '../retry/with-retry'
 import type { ToolSet } from '../tool/types'
 import type { ChatMessage, ChatRequest, ChatResponse, ChatResponseMessage } from '../types'
@@ -71,6 +71,8 @@ export interface ClientState {
   messageFields: Record<string, MessageFieldRule>
   /** The readers of text formats, in the order they run: the config's, the adapters', the default set. */
   readers: readonly Reader[]
+  /** Their incremental previews (`previewsOf`), found by the first streamed step. */
+  previews?: Array<(from: number) => ReaderPreview>
   /** `client.stream()` and the reading of stream events a server sends to a plain request (in a core client not given `streaming`, refusals that say to pass it). */
   streaming: StreamingSupport
   /** The endpoint refused tools on an earlier step (`toolMode: 'auto'`): every later step is sent in prompt mode. */

@@ -112,6 +112,20 @@ describe('createStreamAssembler', () => {
     expect(partials.at(-1)!.args).toEqual(JSON.parse(text))
   })
 
+  it('should know a call ended in bytes no preview was due for yet, and one cut inside them', () => {
+    const text = JSON.stringify({ memory: 'word '.repeat(200), action: { done: {} } })
+    for (const cut of [text.length, text.length - 1]) {
+      const assembler = createStreamAssembler(() => {})
+      assembler.push(delta({ tool_calls: [{ index: 0, id: 'c', function: { name: 'AgentOutput', arguments: text.slice(0, -5) } }] }) as never)
+      assembler.flush()
+      // The rest, in one read too small to make another preview due.
+      assembler.push(delta({ tool_calls: [{ index: 0, function: { arguments: text.slice(-5, cut) } }] }) as never)
+      assembler.flush()
+      expect(assembler.endsInsideCall(), `cut at ${cut}`).toBe(cut < text.length)
+      expect(assembler.finish().choices[0]!.message.tool_calls![0]!.function.arguments).toBe(text.slice(0, cut))
+    }
+  })
+
   describe('markup written into content', () => {
     const reflection = {
       evaluation_previous_goal: 'Typed "kettle" into the search box; results <b>opened</b>.',

@@ -52,8 +52,8 @@ interface CallState {
   name: string
   /** The arguments' text so far, scanned as it comes (for a call in content: from its `{`). */
   json: PartialJsonReader
-  /** Argument bytes of this read not yet scanned (`flush` scans them in one piece). */
-  pending?: string
+  /** Argument bytes not yet scanned: they wait until a preview is due, and are scanned in one piece then. */
+  pending: string
   /** Set when a server sent the arguments as an object rather than a JSON string. */
   object?: Record<string, unknown>
   parsedLength: number
@@ -72,7 +72,6 @@ interface CallState {
   extra?: Record<string, unknown>
 }
 
-const CALL_FIELDS = new Set(['index', 'id', 'type', 'function', '__proto__'])
 // Delta fields the assembler reads itself.
 const DELTA_FIELDS: ReadonlySet<string> = new Set(['role', 'content', 'reasoning_content', 'reasoning', 'refusal', 'tool_calls', 'function_call'])
 
@@ -134,20 +133,30 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
   const deltaLists = createDeltaLists(DELTA_FIELDS)
 
   function startCall(): CallState {
-    const call: CallState = { position: calls.length, name: '', json: createPartialJsonReader(), parsedLength: 0 }
+    const call: CallState = { position: calls.length, name: '', json: createPartialJsonReader(), pending: '', parsedLength: 0 }
     calls.push(call)
     return call
+  }
+
+  // The size of a call's arguments so far, scanned or not (for markup: its text in the content).
+  const sizeOf = (call: CallState) => (call.markup ? content.length - markup.start : call.json.length + call.pending.length)
+  // Whether enough arrived since the last preview for another: a linear total of parsing, never quadratic.
+  const isDue = (call: CallState, size: number) => size - call.parsedLength >= Math.max(stepBytes, size >> 3)
+
+  function scanArguments(call: CallState) {
+    if (call.pending === '') return
+    call.json.push(call.pending)
+    call.pending = ''
   }
 
   function emitPartial(call: CallState, force: boolean) {
     let args: unknown
     if (call.object) args = call.object
     else {
-      const size = call.markup ? content.length - markup.start : call.json.length
-      const pending = size - call.parsedLength
-      if (pending === 0) return
-      if (!force && pending < Math.max(stepBytes, size >> 3)) return
+      const size = sizeOf(call)
+      if (size === call.parsedLength || (!force && !isDue(call, size))) return
       call.parsedLength = size
+      scanArguments(call)
       if (!call.markup) {
         // The JSON reader knows when its value changed: no need to compare serialised previews.
         if (call.json.version === call.shownVersion) return
@@ -206,7 +215,7 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
     }
     markup.push(fresh)
     if (markup.start >= 0) {
-      contentCall ??= { position: 0, name: '', json: createPartialJsonReader(), parsedLength: 0, markup: true }
+      contentCall ??= { position: 0, name: '', json: createPartialJsonReader(), pending: '', parsedLength: 0, markup: true }
       contentCall.name = markup.name ?? ''
       emitPartial(contentCall, false)
       return
@@ -214,7 +223,7 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
     const start = fresh.indexOf('{')
     if (start < 0) return
     // `<function=NAME>` before a JSON body names the call.
-    contentCall = { position: 0, name: markup.name ?? '', json: createPartialJsonReader(), parsedLength: 0, inContent: true, markup: false }
+    contentCall = { position: 0, name: markup.name ?? '', json: createPartialJsonReader(), pending: '', parsedLength: 0, inContent: true, markup: false }
     contentCall.json.push(fresh.slice(start))
     emitPartial(contentCall, false)
   }
@@ -234,19 +243,14 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
     content.append(piece)
     pushContent(piece)
   }
-  // Calls with argument bytes of this read not yet scanned: each scanned, and previewed, once per read.
-  const unscannedCalls: CallState[] = []
-  function scanArguments(call: CallState) {
-    if (call.pending === undefined) return
-    call.json.push(call.pending)
-    call.pending = undefined
-    emitPartial(call, false)
-  }
+  // Calls whose next preview is due: each previewed once per read, its bytes scanned then (a call
+  // listed twice is previewed once). A read that makes no preview due scans nothing.
+  const dueCalls: CallState[] = []
   function flush() {
     flushContent()
-    if (unscannedCalls.length === 0) return
-    for (const call of unscannedCalls) scanArguments(call)
-    unscannedCalls.length = 0
+    if (dueCalls.length === 0) return
+    for (const call of dueCalls) emitPartial(call, false)
+    dueCalls.length = 0
   }
 
   // A `<` near the end of the text so far that may open a think marker: held back until it is known.
@@ -285,7 +289,10 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
     }
     last = call
     for (const key in fragment) {
-      if (fragment[key] != null && !CALL_FIELDS.has(key) && call.extra?.[key] === undefined) (call.extra ??= Object.create(null) as Record<string, unknown>)[key] = fragment[key]
+      // Compared one by one: a Set lookup per fragment and key costs more.
+      if (key !== 'index' && key !== 'function' && key !== 'id' && key !== 'type' && key !== '__proto__' && fragment[key] != null && call.extra?.[key] === undefined) {
+        ;(call.extra ??= Object.create(null) as Record<string, unknown>)[key] = fragment[key]
+      }
     }
     if (id && !call.id) call.id = id
     if (nonEmpty(fragment.type)) call.type = fragment.type
@@ -297,10 +304,8 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
     if (typeof args === 'string' && args !== '') {
       // Once a server sent the arguments whole as an object, later string bytes would only repeat them.
       if (call.object) return
-      if (call.pending === undefined) {
-        call.pending = args
-        unscannedCalls.push(call)
-      } else call.pending += args
+      call.pending += args
+      if (dueCalls.at(-1) !== call && isDue(call, sizeOf(call))) dueCalls.push(call)
       emit(argumentsEvent(args, call.position, own(call.name)))
     } else if (isRecord(args)) {
       scanArguments(call)
@@ -316,7 +321,10 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
       flush()
       if (finishReason !== null) return false
       const call = calls.at(-1)
-      if (call) return !call.object && !call.json.complete
+      if (call) {
+        scanArguments(call)
+        return !call.object && !call.json.complete
+      }
       if (functionCall) {
         const reader = createPartialJsonReader()
         reader.push(functionCall.arguments)

@@ -99,7 +99,7 @@ export function readEventText(step: StepState, response: Response, text: string)
 async function readStream(step: StepState, sent: SentRequest, emit: (event: StreamEvent) => void): Promise<ChatResponse> {
   const { client } = step
   const { response, link } = sent
-  const options = { previews: previewsOf(client.readers), reasoningInText: step.prompt, toOwn: wireNames(step.tools) }
+  const options = { previews: (client.previews ??= previewsOf(client.readers)), reasoningInText: step.prompt, toOwn: wireNames(step.tools) }
   const assembler = createStreamAssembler(emit, options)
   const fixers = client.responseChain.filter((adapter) => adapter.fixChunk)
   const body = response.body
@@ -266,8 +266,9 @@ function createChannel<T>(): Channel<T> {
   let failure: { error: unknown } | undefined
   let detached = false
   let iterated = false
-  // The consumer's pending `next()` calls, oldest first (one, with `for await`).
-  const waiting: Array<[resolve: (result: IteratorResult<T>) => void, reject: (error: unknown) => void]> = []
+  // The consumer's pending `next()` calls, oldest first (one, with `for await`); the end settles
+  // them with the promise `end` makes (a failure rejects them).
+  const waiting: Array<(result: IteratorResult<T> | Promise<IteratorResult<T>>) => void> = []
   const DONE: IteratorResult<T> = { done: true, value: undefined }
   const end = (): Promise<IteratorResult<T>> => {
     detached = true
@@ -276,14 +277,14 @@ function createChannel<T>(): Channel<T> {
   return {
     push(value) {
       if (closed || detached) return
-      if (waiting.length > 0) waiting.shift()![0]({ done: false, value })
+      if (waiting.length > 0) waiting.shift()!({ done: false, value })
       else queue.push(value)
     },
     close(error) {
       if (closed) return
       closed = true
       if (error !== undefined) failure = { error }
-      for (const [resolve, reject] of waiting.splice(0)) end().then(resolve, reject)
+      for (const resolve of waiting.splice(0)) resolve(end())
     },
     iterate() {
       if (iterated) throw new InvokeError('config_error', 'A stream run can be iterated only once. Keep the events you need, or await run.result.', { retryable: false })
@@ -300,12 +301,12 @@ function createChannel<T>(): Channel<T> {
             }
             return Promise.resolve({ done: false, value })
           }
-          return closed ? end() : new Promise((resolve, reject) => waiting.push([resolve, reject]))
+          return closed ? end() : new Promise((resolve) => waiting.push(resolve))
         },
         return() {
           detached = true
           queue.length = head = 0
-          for (const [resolve] of waiting.splice(0)) resolve(DONE)
+          for (const resolve of waiting.splice(0)) resolve(DONE)
           return Promise.resolve(DONE)
         },
       }
