@@ -2,16 +2,17 @@ import { describe, expect, it } from 'vitest'
 import type { ChatStreamDelta } from '../types'
 import type { StreamEvent } from './stream-run'
 import { extractCalls } from '../repair/extract-calls'
+import { splitReasoning } from '../repair/split-reasoning'
 import { createMarkupPreview } from '../repair/reading/create-markup-preview'
 import { assertLinear, sizesBetween } from '../testing/measure-growth'
-import { createStreamAssembler } from './create-stream-assembler'
+import { createStreamAssembler, type StreamAssemblerOptions } from './create-stream-assembler'
 
 const delta = (value: ChatStreamDelta, finish: string | null = null) => ({ choices: [{ index: 0, delta: value, finish_reason: finish }] })
 
 /** Each chunk as its own network read (pushed, then flushed), as a stream that trickles in comes. */
-function assemble(chunks: unknown[]) {
+function assemble(chunks: unknown[], options: StreamAssemblerOptions = {}) {
   const events: StreamEvent[] = []
-  const assembler = createStreamAssembler((event) => events.push(event), { previews: [createMarkupPreview] })
+  const assembler = createStreamAssembler((event) => events.push(event), { previews: [createMarkupPreview], ...options })
   for (const chunk of chunks) {
     assembler.push(chunk as never)
     assembler.flush()
@@ -90,6 +91,39 @@ describe('createStreamAssembler', () => {
       const previews = previewsOf(pieces)
       expect(previews, pieces.join('|')).not.toContainEqual({ memory: 'draft' })
       expect(previews.at(-1), pieces.join('|')).toEqual({ memory: 'real' })
+    }
+  })
+
+  it('should stream every reasoning spelling splitReasoning reads as reasoning, cut anywhere, and preview no draft in it', () => {
+    const blocks: Record<string, [string, string]> = {
+      'Kimi K3': ['<|open|>think<|sep|>', '<|close|>think<|sep|>'],
+      'Gemma 4': ['<|channel>thought\n', '<channel|>'],
+      Magistral: ['[THINK]', '[/THINK]'],
+      Apertus: ['<|inner_prefix|>', '<|inner_suffix|>'],
+      'MiniMax M3': ['<mm:think>', '</mm:think>'],
+      'Seed-OSS': ['<seed:think>', '</seed:think>'],
+      thought: ['<|begin_of_thought|>', '<|end_of_thought|>'],
+      reasoning: ['<reasoning>', '</reasoning>'],
+    }
+    const reasoning = 'A draft: {"memory": "draft"} [1] < 2, then <b>no</b>.'
+    const answer = 'So, a[0] < b:\n{"memory": "real"}'
+    for (const [family, [open, close]] of Object.entries(blocks)) {
+      const content = `${open}${reasoning}${close}${answer}`
+      const cuts = [[...content], ...Array.from({ length: content.length - 1 }, (_, cut) => [content.slice(0, cut + 1), content.slice(cut + 1)])]
+      for (const pieces of cuts) {
+        const label = `${family}: ${pieces.join('|')}`
+        // Prompt mode splits the text into text and reasoning events.
+        const split = assemble(pieces.map((piece) => delta({ content: piece })), { reasoningInText: true }).events
+        const joined = (type: string) => split.flatMap((event) => (event.type === type ? [(event as { delta: string }).delta] : [])).join('')
+        expect(splitReasoning(content).reasoning).toBe(reasoning)
+        // Gemma's newline after `<|channel>thought` is text of the block, as sent.
+        expect(joined('reasoning'), label).toBe(open.endsWith('\n') ? `\n${reasoning}` : reasoning)
+        expect(joined('text'), label).toBe(answer)
+        // Native mode shows the content as sent, and previews only the call after the reasoning.
+        const partials = assemble(pieces.map((piece) => delta({ content: piece }))).events.flatMap((event) => (event.type === 'partial' ? [event.args] : []))
+        expect(partials, label).not.toContainEqual({ memory: 'draft' })
+        expect(partials.at(-1), label).toEqual({ memory: 'real' })
+      }
     }
   })
 

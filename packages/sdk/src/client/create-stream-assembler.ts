@@ -1,6 +1,6 @@
 import type { ChatResponse, ChatResponseMessage, ChatStreamChunk, ChatStreamToolCallDelta, ChatToolCall, ChatUsage } from '../types'
 import type { StreamEvent } from './stream-run'
-import { readContentPart } from '../repair/split-reasoning'
+import { markerTail, opensReasoning, readContentPart, REASONING_TAG } from '../repair/split-reasoning'
 import type { ReaderPreview } from '../repair/reader'
 import { combinePreviews } from './combine-previews'
 import { isRecord } from '../util/is-record'
@@ -79,10 +79,6 @@ const nonEmpty = (value: unknown): value is string => typeof value === 'string' 
 // Names the call once its name is known; written out whole, as a spread or an added key would cost
 // another object per delta.
 const argumentsEvent = (delta: string, index: number, name: string): StreamEvent => (name ? { type: 'arguments', delta, index, name } : { type: 'arguments', delta, index })
-// `<think>`, `<thinking>`, `<seed:think>` and their closers (at most 21 characters).
-const THINK_TAG = /<(\/?)(?:\w{1,8}:)?think(?:ing)?>/g
-// The start of a marker the next delta may finish: a `<` near the end with no `>` after it.
-const THINK_TAG_START = /<[^<>]{0,19}$/
 
 /**
  * Assembles a chat-completions stream the way real servers send it: tool-call fragments with or
@@ -144,7 +140,6 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
   const isDue = (call: CallState, size: number) => size - call.parsedLength >= Math.max(stepBytes, size >> 3)
 
   function scanArguments(call: CallState) {
-    if (call.pending === '') return
     call.json.push(call.pending)
     call.pending = ''
   }
@@ -193,19 +188,20 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
   function pushContent(delta: string) {
     if (calls.length > 0) return
     let fresh = delta
-    // Every think marker has a `<`: a delta without one, after a tail without one, holds no marker.
-    if (contentTail || delta.includes('<')) {
+    // Every reasoning marker starts with `<` or `[`: a delta without one, after no tail, holds none.
+    if (contentTail || delta.includes('<') || delta.includes('[')) {
       const window = contentTail + delta
-      THINK_TAG.lastIndex = 0
-      for (let match = THINK_TAG.exec(window); match; match = THINK_TAG.exec(window)) {
-        const end = match.index + match[0].length
+      let end = 0
+      REASONING_TAG.lastIndex = 0
+      for (let match = REASONING_TAG.exec(window); match; match = REASONING_TAG.exec(window)) {
+        end = match.index + match[0].length
         // A call before a closing </think> was a draft inside the reasoning (the template opened it).
-        thinking = !match[1]
+        thinking = opensReasoning(match)
         contentCall = undefined
         markup = newPreview(content.length - window.length + end)
         fresh = window.slice(end)
       }
-      contentTail = THINK_TAG_START.exec(window)?.[0] ?? ''
+      contentTail = window.slice(markerTail(window, end))
     }
     if (thinking) return
     if (contentCall?.markup === false) {
@@ -248,24 +244,30 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
   const dueCalls: CallState[] = []
   function flush() {
     flushContent()
-    if (dueCalls.length === 0) return
     for (const call of dueCalls) emitPartial(call, false)
     dueCalls.length = 0
+    // Many bytes that wait are scanned now all the same: a rope of small deltas kept alive from read
+    // to read costs the garbage collector more than the scan.
+    if (last && last.pending.length >= 256) scanArguments(last)
   }
 
-  // A `<` near the end of the text so far that may open a think marker: held back until it is known.
+  // The end of the text so far where a reasoning marker may start: held back until it is known.
   let held = ''
   let inThink = false
   const emitPart = (text: string) => text && emit({ type: inThink ? 'reasoning' : 'text', delta: text })
-  /** Emits text, its `<think>` blocks as reasoning and its think markers not at all. */
+  /** Emits text, its reasoning blocks (every spelling `splitReasoning` reads) as reasoning and the markers not at all. */
   function emitText(delta: string) {
     const window = held + delta
-    held = THINK_TAG_START.exec(window)?.[0] ?? ''
-    // Split on the markers: every odd part is a marker's `/` (a closer) or '' (an opener).
-    window
-      .slice(0, window.length - held.length)
-      .split(THINK_TAG)
-      .forEach((part, index) => (index % 2 ? (inThink = !part) : emitPart(part)))
+    let from = 0
+    REASONING_TAG.lastIndex = 0
+    for (let match = REASONING_TAG.exec(window); match; match = REASONING_TAG.exec(window)) {
+      emitPart(window.slice(from, match.index))
+      inThink = opensReasoning(match)
+      from = match.index + match[0].length
+    }
+    const tail = markerTail(window, from)
+    emitPart(window.slice(from, tail))
+    held = window.slice(tail)
   }
 
   function pushToolCall(fragment: ChatStreamToolCallDelta) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { assertLinear, sizesBetween } from '../testing/measure-growth'
-import { splitReasoning } from './split-reasoning'
+import { markerTail, splitReasoning } from './split-reasoning'
 
 describe('splitReasoning', () => {
   const table: Array<[label: string, content: string, answer: string, reasoning: string]> = [
@@ -55,5 +55,19 @@ describe('splitReasoning', () => {
       const content = flood(count)
       return () => splitReasoning(content)
     }, sizesBetween(5_000, 50_000))
+  })
+})
+
+describe('markerTail', () => {
+  it('should hold back what may still become a marker, and nothing further back', () => {
+    expect(markerTail('Done.<|close|>thi')).toBe(5)
+    expect(markerTail('So it is done, and then [/TH')).toBe(24)
+    // A tag still open is held however far back it starts (its name may be long).
+    expect(markerTail(`Now </${'x'.repeat(30)}:thi`)).toBe(4)
+    expect(markerTail('x <|begin_of_reasonin')).toBe(2)
+    // Fixed tokens fit in the last 24 characters: a `<` or `[` before them is let go.
+    expect(markerTail('a [1] then a long enough sentence after it.')).toBe(43)
+    // A marker already read is not held again: only what follows `from`.
+    expect(markerTail('<think>plan', 7)).toBe(11)
   })
 })

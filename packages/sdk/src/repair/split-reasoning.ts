@@ -19,10 +19,33 @@ export interface SplitReasoningResult {
 // <reasoning>, <thought>, <antThinking> …; Mistral's [THINK]; <|begin_of_thought|> pairs; Kimi K3's
 // <|open|>think<|sep|>; Apertus' <|inner_prefix|>; Gemma 4's <|channel>thought … <channel|>. The spaces
 // after the `/` sit in its group: two adjacent `[ \t]*` made `<` before a long run of spaces quadratic.
-const REASONING_TAG =
+export const REASONING_TAG =
   /<[ \t]*(?:(\/)[ \t]*)?([\w:.-]{0,24}(?:think|thought|reason)[\w:.-]{0,24})[ \t]*>|\[\/?THINK\]|<\|(?:begin|end)_of_(?:thought|reasoning)\|>|<\|(?:open|close)\|>think<\|sep\|>|<\|inner_(?:prefix|suffix)\|>|<\|channel>thought|<channel\|>/gi
 // What makes one of the other markers a closer.
 const CLOSER = /\/|end|close|suffix|l\|/i
+/** Whether a match of {@link REASONING_TAG} opens a reasoning block (else it closes one). */
+export const opensReasoning = (match: RegExpMatchArray): boolean => (match[2] !== undefined ? match[1] === undefined : !CLOSER.test(match[0]))
+// A tag (`<think>`, `</mm:think>`) whose name is still being written.
+const OPEN_TAG = /<[ \t]*(?:\/[ \t]*)?(?:[\w:.-]{1,54}[ \t]*)?$/
+
+/**
+ * Where a reasoning marker that more text may still complete can start in `text`, at `from` or
+ * later (a stream holds it back until it knows): the first `<` or `[` of the last 24 characters,
+ * which every fixed token (`<|close|>think<|sep|>`, `[/THINK]`) fits in, or a tag still open;
+ * `text.length` when neither.
+ *
+ * @example
+ * ```ts
+ * markerTail('Done.<|close|>thi') // 5
+ * markerTail('1 of [the list] is open') // 5
+ * ```
+ */
+export function markerTail(text: string, from = 0): number {
+  const start = Math.max(from, text.length - 24)
+  const token = text.slice(start).search(/[<[]/)
+  const tag = OPEN_TAG.exec(text.slice(Math.max(from, text.length - 64)))
+  return Math.min(token < 0 ? text.length : start + token, tag ? text.length - tag[0].length : text.length)
+}
 // Harmony's analysis channel and a harmony-like message `to=self` (Muse Glimmer) are reasoning; each
 // ends where the next message or channel starts. A message to the user after them: `final`, `to=user`.
 // With the tokens stripped, an analysis message with a recipient (`assistantanalysis to=functions.x
@@ -134,8 +157,7 @@ function collectMarkers(content: string): Marker[] {
   const markers: Marker[] = []
   for (const match of content.matchAll(REASONING_TAG)) {
     const start = match.index
-    const open = match[2] !== undefined ? match[1] === undefined : !CLOSER.test(match[0])
-    markers.push({ start, end: start + match[0].length, open })
+    markers.push({ start, end: start + match[0].length, open: opensReasoning(match) })
   }
   if (content.includes('analysis') || content.includes('to=self')) {
     let toUser = -1
