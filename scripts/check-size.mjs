@@ -60,10 +60,14 @@ const KB = 1000
 // +74 / +71 / +70; a token inside a call already read is text of it (no spurious cut) 0 / +30 / 0;
 // one overlap check for found calls won back −13 / −39 / −4. Then the stream's event channel
 // handing an event to a waiting next() directly (no async next; next() calls not awaited one by one
-// no longer hang) 0 / +43 / 0.
+// no longer hang) 0 / +43 / 0. Then streams scanning a call's argument bytes only when a preview is
+// due, text buffers without a getter and preview factories found once per client (about 8 % less
+// CPU on a stream of one delta per read) 0 / +42 / 0; and a stream reading every reasoning marker
+// invoke reads (Kimi K3, Gemma 4, Magistral, Apertus …: reasoning events in prompt mode, no preview
+// of a call drafted inside them; waiting bytes scanned once 256 pile up) +3 / +74 / +4.
 const TARGETS = { app: 50 * KB, sdk: 60.5 * KB, core: 40.5 * KB }
 const APP_BUDGET = 53_970
-const SDK_BUDGET = 71_735
+const SDK_BUDGET = 71_850
 const CORE_BUDGET = 47_255
 const OTEL_BUDGET = 3 * KB
 const ADAPTER_BUDGET = 1 * KB
