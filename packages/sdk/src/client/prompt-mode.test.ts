@@ -118,7 +118,10 @@ describe('toolMode "auto" against endpoints that refuse tools', () => {
     expect(last[0]!.content).toMatch(/^You drive a browser\.\n\n# Tools\n[\s\S]*<tools>\n\{"name":/)
     if (kind === 'macro') expect(last[0]!.content).toContain('exactly one call of AgentOutput')
     expect(last.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'user', 'assistant', 'user'])
-    expect(last[2]!.content).toContain(`<tool_call>\n${JSON.stringify(calls[0])}\n</tool_call>`)
+    // Sent with response_format: a past call is the JSON object the grammar admits, not markup.
+    expect(prompted.at(-1)!.body.response_format).toBeDefined()
+    expect(String(last[2]!.content).split('\n').at(-1)).toBe(JSON.stringify(calls[0]))
+    expect(last[2]!.content).not.toContain('<tool_call>')
     expect(last[3]!.content).toBe('<tool_response>\nclicked 3\n</tool_response>')
   })
 
@@ -297,6 +300,11 @@ describe('toPromptBody', () => {
         { role: 'user', content: 'next' },
       ],
     })
+    // Under response_format the model may write only the JSON object: its past calls show just that.
+    const constrained = toPromptBody({ model: 'm', messages, tools: [{ type: 'function', function: { name: 'click', parameters: { type: 'object' } } }] }, hermesPrompt, 'click', true)
+    expect(constrained.messages[2]).toEqual({ role: 'assistant', content: 'Two at once.\n{"name":"click","arguments":{"index":1}}\n{"name":"click","arguments":{"index":2}}' })
+    expect(constrained.messages[3]).toEqual(body.messages[3])
+    expect(constrained.response_format).toBeDefined()
   })
 })
 

@@ -91,11 +91,13 @@ function argumentsOf(value: unknown): unknown {
  * `body` without `tools`, `tool_choice` and `parallel_tool_calls`: the tools are described in the
  * first system message (or a new one in front), each assistant call is the text `form` asks for, and
  * each run of `role: 'tool'` messages is one user message. The caller's messages are not modified.
- * `constrain` adds the `response_format` of {@link toResponseFormat}, and asks `form` for a block
- * that asks for the JSON object it admits.
+ * `constrain` adds the `response_format` of {@link toResponseFormat}, asks `form` for a block that
+ * asks for the JSON object it admits, and writes each past call as that object: what the grammar
+ * let the model write, so its history never shows a form it is not allowed to use.
  */
 export function toPromptBody(body: ChatRequest, form: PromptForm, toolChoiceName?: string, constrain?: boolean): ChatRequest {
   const { tools = [], tool_choice, parallel_tool_calls, ...rest } = body
+  const call = constrain ? (name: string, args: unknown) => JSON.stringify({ name, arguments: args }) : form.call
   const messages: ChatMessage[] = []
   let results: string[] = []
   const flush = () => {
@@ -108,7 +110,7 @@ export function toPromptBody(body: ChatRequest, form: PromptForm, toolChoiceName
       flush()
       const { tool_calls: calls, ...turn } = message
       // An assistant call is the text the block asks for, after the prose the model wrote besides it.
-      messages.push(calls?.length ? { ...turn, content: [textOf(message.content), ...calls.map(({ function: fn }) => form.call(fn.name, argumentsOf(fn.arguments)))].filter(Boolean).join('\n') } : message)
+      messages.push(calls?.length ? { ...turn, content: [textOf(message.content), ...calls.map(({ function: fn }) => call(fn.name, argumentsOf(fn.arguments)))].filter(Boolean).join('\n') } : message)
     }
   }
   flush()
