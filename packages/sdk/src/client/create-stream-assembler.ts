@@ -244,11 +244,12 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
   const dueCalls: CallState[] = []
   function flush() {
     flushContent()
-    for (const call of dueCalls) emitPartial(call, false)
-    dueCalls.length = 0
     // Many bytes that wait are scanned now all the same: a rope of small deltas kept alive from read
     // to read costs the garbage collector more than the scan.
     if (last && last.pending.length >= 256) scanArguments(last)
+    if (dueCalls.length === 0) return
+    for (const call of dueCalls) emitPartial(call, false)
+    dueCalls.length = 0
   }
 
   // The end of the text so far where a reasoning marker may start: held back until it is known.
