@@ -14,9 +14,10 @@ export interface StreamAssembler {
   push(chunk: ChatStreamChunk): void
   /**
    * Scans what was pushed since the last flush in one piece: the content for a call written into it
-   * (previews and think markers), and each call's argument bytes (its `partial` preview). The
-   * stream flushes after each network read, so the deltas that arrived together are scanned together;
-   * `text`, `reasoning` and `arguments` events still come one per delta. `finish` flushes first.
+   * (previews and reasoning markers), and the argument bytes of each call whose `partial` preview is
+   * due (bytes wait until one is). The stream flushes after each network read, so the deltas that
+   * arrived together are scanned together; `text`, `reasoning` and `arguments` events still come one
+   * per delta. `finish` flushes first.
    */
   flush(): void
   /** Flushes the last `partial` previews and returns the whole response, as a non-streaming server would have sent it. */
