@@ -152,6 +152,7 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
       const size = sizeOf(call)
       if (size === call.parsedLength || (!force && !isDue(call, size))) return
       call.parsedLength = size
+      // A markup call is read from the content: it never has bytes waiting.
       scanArguments(call)
       if (!call.markup) {
         // The JSON reader knows when its value changed: no need to compare serialised previews.
@@ -183,7 +184,7 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
   /**
    * Previews a call the model writes into content as JSON (bare, fenced or in `<tool_call>`) or as
    * named-parameter markup, so its reflection shows live too. Only the new delta is scanned (with
-   * the few characters before it where a think marker may start); the repair at the end decides
+   * the few characters before it where a reasoning marker may start); the repair at the end decides
    * what it was.
    */
   function pushContent(delta: string) {
