@@ -585,7 +585,7 @@ describe('client.stream over bytes', () => {
   afterAll(() => new Promise<void>((resolve) => http.close(() => resolve())))
 
   it('should decode multibyte characters split across network reads', async () => {
-    const memory = '日本語のテキスト — ünïcödé 🎉🎉 done'
+    const memory = '日本語のテキスト — ünïcödé 🎉🎉 \uFEFFkept\uFEFF done'
     const text = JSON.stringify({ ...args, memory })
     body = new TextEncoder().encode(('\uFEFF' + sseChunks(openaiEvents(text)).join('')).replace(/\n/g, '\r\n'))
     const run = createClient({ baseURL, model: 'm' }).stream(messages, tools, options)

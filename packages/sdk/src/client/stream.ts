@@ -10,6 +10,7 @@ import { prepareStep } from './prepare-step'
 import { classifyError, limited, transportError, type SentRequest } from './send-request'
 import { eventBodyOf, parseResponseBody } from './read-body'
 import { redact } from './redact'
+import { createUtf8Decoder } from '../text/utf8-decoder'
 import { emitDone, emitRetry } from './step-events'
 import { createParser, type EventSourceMessage } from 'eventsource-parser'
 import { createStreamAssembler, type StreamAssembler, type StreamAssemblerOptions } from './create-stream-assembler'
@@ -108,7 +109,7 @@ async function readStream(step: StepState, sent: SentRequest, emit: (event: Stre
     return parseResponseBody(step, response.status, response.headers, '')
   }
   const reader = body.getReader()
-  const decoder = new TextDecoder()
+  const decode = createUtf8Decoder()
   let mode: 'sniff' | 'sse' | 'json' = 'sniff'
   // The body while it may be JSON: all of it when it is.
   let jsonText = ''
@@ -153,7 +154,7 @@ async function readStream(step: StepState, sent: SentRequest, emit: (event: Stre
         if (link.stopped()) throw streamError(step, undefined, link)
         link.touch()
       }
-      const text = decoder.decode(chunk.value, { stream: !chunk.done })
+      const text = decode(chunk.value)
       if (!leaked && secrets.length > 0) {
         const window = carried + text
         leaked = redact(window, secrets) !== window
