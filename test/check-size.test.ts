@@ -52,10 +52,10 @@ describe('scripts/check-size.mjs', () => {
 
   it('should keep @wildcall/sdk, zod external, within its ratchet (target 60.5 kB gzip)', () => {
     const sdk = byName.get('@wildcall/sdk')!
-    expect(sdk.budget).toBe(72_090)
+    expect(sdk.budget).toBe(72_140)
     expect(sdk.target).toBe(60_500)
     expect(sdk.problems).toEqual([])
-    expect(sdk.gzip).toBeLessThanOrEqual(72_090)
+    expect(sdk.gzip).toBeLessThanOrEqual(72_140)
   })
 
   it('should keep @wildcall/sdk/core, zod external, within its ratchet (target 40.5 kB gzip), without the markup readers', () => {

@@ -65,12 +65,32 @@ describe('createUtf8Decoder', () => {
     expect(decode()).toBe('\uFFFD')
   })
 
-  it('should never ask TextDecoder to stream (Node takes its fast path only then)', () => {
-    const decodeSpy = vi.spyOn(TextDecoder.prototype, 'decode')
-    const decode = createUtf8Decoder()
-    for (const read of cut(encode('日本語 🎉 text'), [1, 4, 5, 9, 13])) decode(read)
-    decode()
-    expect(decodeSpy).toHaveBeenCalled()
-    for (const call of decodeSpy.mock.calls) expect(call[1]).toBeUndefined()
+  it('should decode reads of ASCII with a decoder never asked to stream (the fast path on Node), others with a streaming one', () => {
+    const calls: Array<{ decoder: TextDecoder; stream: boolean }> = []
+    const decode = TextDecoder.prototype.decode
+    vi.spyOn(TextDecoder.prototype, 'decode').mockImplementation(function (this: TextDecoder, input, options) {
+      calls.push({ decoder: this, stream: options?.stream === true })
+      return decode.call(this, input, options)
+    })
+    const utf8 = createUtf8Decoder()
+    const texts = ['data: {"a":1}\n\n', 'data: {"a":2}\n\n', 'data: {"a":"日本語 🎉"}\n\n', 'data: {"a":"€"}\n\n', 'data: {"a":3}\n\n', 'data: {"a":4}\n\n']
+    expect(texts.map((text) => utf8(encode(text))).join('') + utf8()).toBe(texts.join(''))
+    // A decoder asked to stream once loses Node's fast path for good: no decoder is used both ways.
+    const plain = new Set(calls.filter((call) => !call.stream).map((call) => call.decoder))
+    for (const call of calls) if (call.stream) expect(plain.has(call.decoder)).toBe(false)
+    // The first two reads are ASCII; the third is guessed ASCII too (its text then tells otherwise),
+    // the fourth and fifth stream, the sixth is ASCII again, and the end never streams.
+    expect(calls.map((call) => call.stream)).toEqual([false, false, false, true, true, false, false])
+  })
+
+  it('should match a streaming TextDecoder on text that changes between ASCII and other characters, cut anywhere', () => {
+    const piece = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('€', '日本', '🎉', 'ü', '\uFEFF', '\u{10FFFF}'))
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), fc.array(fc.nat(), { maxLength: 10 }), (pieces, offsets) => {
+        const reads = cut(encode(pieces.join('')), offsets)
+        expect(decodedBy(reads).join('')).toBe(streamed(reads))
+      }),
+      { numRuns: 3000 },
+    )
   })
 })
