@@ -6,8 +6,16 @@ export type RequestStop = 'caller' | 'idle' | 'deadline'
  * on the caller's signal, so a signal reused for thousands of calls never collects listeners.
  */
 export interface RequestLink {
-  /** Given to fetch; aborts when the caller's signal does, when the idle gap or the deadline elapses. */
-  readonly signal: AbortSignal
+  /**
+   * Given to fetch; aborts when the caller's signal does, when the idle gap or the deadline elapses.
+   * A method, not a getter: an object literal with a getter is slow to make, and one is made per request.
+   */
+  signal(): AbortSignal
+  /**
+   * Calls `listener` once when the request stops (at once when it has), without making a signal:
+   * how a stream cancels its pending read.
+   */
+  onStop(listener: () => void): void
   /** Why the signal aborted, once it has. */
   stopped(): RequestStop | undefined
   /** Something arrived: the idle gap starts again. */
@@ -25,15 +33,15 @@ const MAX_TIMER_MS = 2_147_483_647
  * `deadlineAt` (a `Date.now()` time) of the whole call. The timer re-arms itself instead of being
  * replaced on every chunk, so a fast stream costs no timer churn.
  *
- * The signal, its listener and the timer are made when `signal` is first read: a custom fetch that
- * never looks at its signal (an in-memory transport, a test double) costs none of them, and
- * `stopped()` then reads the limits off the clock.
+ * The signal is made when `signal()` is first called, the listener and the timer when `signal()`
+ * or `onStop()` is: a custom fetch that never looks at its signal (an in-memory transport, a test
+ * double) costs none of them, and `stopped()` then reads the limits off the clock.
  *
  * @example
  * ```ts
  * const link = linkRequest(options.signal, 30_000, Date.now() + 600_000)
  * try {
- *   const response = await fetch(url, { signal: link.signal })
+ *   const response = await fetch(url, { signal: link.signal() })
  * } finally {
  *   link.release()
  * }
@@ -41,19 +49,23 @@ const MAX_TIMER_MS = 2_147_483_647
  */
 export function linkRequest(caller: AbortSignal | undefined, idleMs: number | undefined, deadlineAt: number | undefined): RequestLink {
   let controller: AbortController | undefined
+  let onStop: (() => void) | undefined
   let stop: RequestStop | undefined
   let stopCause: unknown
   let timer: ReturnType<typeof setTimeout> | undefined
-  let lastActivity = Date.now()
+  // Only an idle limit reads the time of the last activity.
+  let lastActivity = idleMs === undefined ? 0 : Date.now()
   const abort = (reason: RequestStop, cause?: unknown) => {
     if (stop) return
     stop = reason
     stopCause = cause
     release()
     controller?.abort(cause)
+    onStop?.()
   }
   const onCallerAbort = () => abort('caller', caller!.reason)
-  // Without a signal nobody waits on the timer: the same limits, read when asked.
+  // Until somebody waits on the link (fetch on its signal, a stream on `onStop`) no timer runs:
+  // the same limits, read off the clock when asked.
   const overdue = (now: number) => {
     if (caller?.aborted) abort('caller', caller.reason)
     else if (deadlineAt !== undefined && now >= deadlineAt) abort('deadline')
@@ -72,36 +84,48 @@ export function linkRequest(caller: AbortSignal | undefined, idleMs: number | un
     if (wait > MAX_TIMER_MS) return
     timer = setTimeout(check, Math.max(0, wait))
   }
+  let watched = false
+  let released = false
+  // Somebody waits on the link from now on: the caller's signal is listened to and the timer armed (once).
+  const watch = () => {
+    if (watched || released) return
+    watched = true
+    overdue(Date.now())
+    if (stop) return
+    caller?.addEventListener('abort', onCallerAbort, { once: true })
+    arm(Date.now())
+  }
   function release() {
     if (timer !== undefined) clearTimeout(timer)
     timer = undefined
     caller?.removeEventListener('abort', onCallerAbort)
   }
-  let released = false
   return {
-    get signal() {
+    signal() {
       if (!controller) {
         controller = new AbortController()
-        if (!stop && !released) overdue(Date.now())
+        watch()
         if (stop) controller.abort(stopCause)
-        else if (!released) {
-          caller?.addEventListener('abort', onCallerAbort, { once: true })
-          arm(Date.now())
-        }
       }
       return controller.signal
     },
+    onStop(listener) {
+      onStop = listener
+      watch()
+      if (stop) listener()
+    },
     stopped() {
-      if (!controller && !stop) overdue(Date.now())
+      if (!watched && !stop) overdue(Date.now())
       return stop
     },
     touch() {
-      if (!controller && !stop) overdue(Date.now())
+      if (!watched && !stop) overdue(Date.now())
       // Only an idle limit reads the time of the last activity.
       if (idleMs !== undefined) lastActivity = Date.now()
     },
     release() {
       released = true
+      onStop = undefined
       release()
     },
   }

@@ -18,7 +18,7 @@ export async function readWholeBody(step: StepState, sent: SentRequest): Promise
   try {
     text = await readText(step, response, sent.link)
   } finally {
-    sent.release()
+    sent.link.release()
   }
   return parseResponseBody(step, response.status, response.headers, text, (body) => step.client.streaming.readEvents(step, response, body))
 }

@@ -21,9 +21,6 @@ export interface SentRequest {
   response: Response
   /** The request's own signal and timer: `release` it when done with the body. */
   link: RequestLink
-  /** Clears the attempt's timer and abort listener: call it when done with the body. */
-  release: () => void
-  startedAt: number
 }
 
 /**
@@ -36,12 +33,11 @@ export async function sendRequest(step: StepState, attempt: number): Promise<Sen
   const { client, signal } = step
   const link = linkRequest(signal, client.config.timeoutMs, step.deadlineAt)
   if (listens(client.events, 'request')) client.events.emit('request', { callId: step.callId, attempt, url: client.url, body: reportedRequest(step) })
-  const startedAt = Date.now()
   let response: Response
   try {
     const headers = step.body.stream ? { ...client.headers, accept: 'text/event-stream' } : client.headers
     // The signal is made when fetch reads it, and only when something can stop the request.
-    const init: RequestInit = limited(step) ? { method: 'POST', headers, body: step.payload, get signal() { return link.signal } } : { method: 'POST', headers, body: step.payload }
+    const init: RequestInit = limited(step) ? { method: 'POST', headers, body: step.payload, get signal() { return link.signal() } } : { method: 'POST', headers, body: step.payload }
     response = await client.fetch(client.url, init)
     // The headers came: the idle gap starts again for the body.
     link.touch()
@@ -67,18 +63,14 @@ export async function sendRequest(step: StepState, attempt: number): Promise<Sen
       link.release()
     }
   }
-  return { response, link, release: link.release, startedAt }
+  return { response, link }
 }
 
-/**
- * The body as reported back (the `request` event, `result.rawRequest`): every credential the
- * client sends redacted. Worked out when first asked for, so a step nobody inspects never pays for it.
- */
+/** The body as reported back (the `request` event, `result.rawRequest`): every credential the client sends redacted. */
 export function reportedRequest(step: StepState): ChatRequest {
   return (step.rawRequest ??= redactBody(step.body, step.client.secrets, step.payload))
 }
 
-/** Whether anything can stop a step's request: the caller's signal, an idle timeout, a deadline. */
 /** Whether anything can stop the step's request: the caller's signal, a deadline or an idle timeout. */
 export const limited = (step: StepState): boolean => step.signal !== undefined || step.deadlineAt !== undefined || step.client.config.timeoutMs !== undefined
 
@@ -115,9 +107,10 @@ export async function readText(step: StepState, response: Response, link: Reques
   try {
     // Read whole unless an idle gap is watched: then each read re-arms it. (A custom fetch's response without a stream is read whole too.)
     const reader = step.client.config.timeoutMs === undefined ? undefined : response.body?.getReader()
+    if (!reader) return redact(await response.text(), step.client.secrets)
     const decoder = new TextDecoder()
-    let text = reader ? '' : await response.text()
-    for (let read; reader && !(read = await reader.read()).done; link.touch()) text += decoder.decode(read.value, { stream: true })
+    let text = ''
+    for (let read; !(read = await reader.read()).done; link.touch()) text += decoder.decode(read.value, { stream: true })
     return redact(text + decoder.decode(), step.client.secrets)
   } catch (cause) {
     throw transportError(step, cause, link)

@@ -130,17 +130,13 @@ async function readStream(step: StepState, sent: SentRequest, emit: (event: Stre
     },
   })
 
-  // The request's own signal aborts on the caller's abort, the idle gap (`timeoutMs` between two
-  // reads: a stream that keeps coming is never cut) and the whole call's deadline (which a
-  // trickling stream cannot outrun). Cancelling resolves the pending read at once and closes the
-  // connection, whatever the fetch does with its signal.
-  // Nothing can stop a request without a signal, deadline or idle limit: no listener to add.
+  // The request's link stops on the caller's abort, the idle gap (`timeoutMs` between two reads: a
+  // stream that keeps coming is never cut) and the whole call's deadline (which a trickling stream
+  // cannot outrun). Cancelling resolves the pending read at once and closes the connection, whatever
+  // the fetch does with its signal (no signal is made for it here).
+  // Nothing can stop a request without a signal, deadline or idle limit: nothing to wait for.
   const stoppable = limited(step)
-  const onStop = () => reader.cancel(link.signal.reason).catch(noop)
-  if (stoppable) {
-    link.signal.addEventListener('abort', onStop, { once: true })
-    if (link.signal.aborted) onStop()
-  }
+  if (stoppable) link.onStop(() => reader.cancel().catch(noop))
   let finished = false
   try {
     while (!done) {
@@ -177,7 +173,6 @@ async function readStream(step: StepState, sent: SentRequest, emit: (event: Stre
     }
     finished = true
   } finally {
-    if (stoppable) link.signal.removeEventListener('abort', onStop)
     link.release()
     // Stopped early ([DONE] with the connection still open, an error event, a failure): let it go.
     if (!finished || done) reader.cancel().catch(noop)
