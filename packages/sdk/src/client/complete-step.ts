@@ -115,7 +115,7 @@ export async function completeStep(step: StepState, parsed: ChatResponse): Promi
   const sent = step.body
   let repairs = repaired.fixes
   if (repairs.includes('dropped-null') && (sent.response_format !== undefined || sent.tools?.some((tool) => tool.function?.strict === true))) repairs = repairs.filter((code) => code !== 'dropped-null')
-  fixes.push(...repairs)
+  if (repairs.length > 0) fixes.push(...repairs)
   if (fixes.length > 0) client.events.emit('fix', { callId: step.callId, attempt: step.attempt, codes: [...fixes] })
   const { tool } = repaired
   const modelId = repaired.toolCall.id
@@ -132,14 +132,8 @@ export async function completeStep(step: StepState, parsed: ChatResponse): Promi
     fixes: [...fixes],
     dropped: repaired.dropped,
     adapters: [...context.adapters],
-    // Redacted when read: most callers never look at it.
-    get rawRequest() {
-      return reportedRequest(step)
-    },
-    // A plain field to the caller: it may be replaced, as before it was made lazy.
-    set rawRequest(value) {
-      step.rawRequest = value
-    },
+    // A plain field: an object literal with a getter is slower to make than the search for a secret.
+    rawRequest: reportedRequest(step),
     rawResponse: parsed,
     attempts: step.details.length,
     attemptDetails: [...step.details],

@@ -10,6 +10,7 @@ import { assertInvokeInput, buildRequest, toolsJson } from './build-request'
 import { hermesPrompt, toPromptBody } from './prompt-mode'
 import { DEFAULT_DEADLINE_MS } from './deadline'
 import { noteLearned } from './profile'
+import { redact } from './redact'
 import { newCallId } from './step-events'
 import { checkCallOptions } from './config'
 import type { AdapterContext } from '../adapters/types'
@@ -96,24 +97,29 @@ export function patchBody(step: StepState, messages: ChatMessage[]): void {
 
 const NONE: ReadonlySet<string> = new Set()
 
-/** Sets the body a step sends, with its serialised payload (the redacted copy is made when asked for: `reportedRequest` in send-request). */
+/**
+ * Sets the body a step sends, with its serialised payload; and the body as reported back when no
+ * secret is in it (else the redacted copy is made when asked for: `reportedRequest` in send-request).
+ */
 function setBody(step: StepState, body: ChatRequest): void {
+  const { secrets } = step.client
   let payload: string
+  let text: string
+  let tools: ReturnType<typeof toolsJson>
   try {
-    // The tools' JSON is made once per tool set; the rest is serialised around it (`tools` last).
-    const json = 'toJSON' in body ? undefined : toolsJson(step.tools, body.tools)
-    if (json === undefined) payload = JSON.stringify(body)
-    else {
-      const { tools, ...rest } = body
-      const text = JSON.stringify(rest)
-      payload = `${text.slice(0, -1)}${text.length > 2 ? ',' : ''}"tools":${json}}`
-    }
+    // The tools' JSON is made (and searched for secrets) once per tool set; the rest is serialised around it (`tools` last).
+    tools = 'toJSON' in body ? undefined : toolsJson(step.tools, body.tools, secrets)
+    if (tools) {
+      const { tools: sent, ...rest } = body
+      text = JSON.stringify(rest)
+      payload = `${text.slice(0, -1)}${text.length > 2 ? ',' : ''}"tools":${tools.json}}`
+    } else payload = text = JSON.stringify(body)
   } catch (cause) {
     throw new InvokeError('config_error', 'The request body cannot be serialised to JSON (a circular structure or a BigInt in messages or a hook\'s output).', { cause })
   }
   step.body = body
   step.payload = payload
-  step.rawRequest = undefined
+  step.rawRequest = (tools?.clean ?? true) && redact(text, secrets) === text ? body : undefined
 }
 
 // A server may reject one field after another (`parallel_tool_calls`, then `reasoning_effort`):
