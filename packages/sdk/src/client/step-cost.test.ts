@@ -100,6 +100,25 @@ describe('the cost of a clean step', () => {
     await expect(idle.invoke(messages, tools)).rejects.toMatchObject({ type: 'timeout', message: expect.stringContaining('timeoutMs (40 ms)') })
   })
 
+  it('should stop a stream whose custom fetch never reads its signal: at the deadline, at the idle gap, on abort', async () => {
+    // One event, then silence: only the link can end the pending read.
+    const stalled = async () => {
+      const first = `data: ${JSON.stringify({ choices: [{ index: 0, delta: { role: 'assistant', content: 'Looking' } }] })}\n\n`
+      return new Response(new ReadableStream({ start: (controller) => controller.enqueue(new TextEncoder().encode(first)) }), { headers: { 'content-type': 'text/event-stream' } })
+    }
+    const streamWith = (config: Partial<ClientConfig>, signal?: AbortSignal) => {
+      const client = createClient({ baseURL: 'http://127.0.0.1:1/v1', model: 'gpt-4.1-mini', retry: 0, customFetch: stalled as typeof fetch, ...config })
+      return client.stream(messages, tools, signal ? { signal } : {}).result
+    }
+    const started = Date.now()
+    await expect(streamWith({ deadlineMs: 60 })).rejects.toMatchObject({ type: 'timeout', message: expect.stringContaining('deadlineMs (60 ms') })
+    await expect(streamWith({ timeoutMs: 60 })).rejects.toMatchObject({ type: 'timeout', message: expect.stringContaining('timeoutMs (60 ms)') })
+    const caller = new AbortController()
+    setTimeout(() => caller.abort(new Error('user left')), 60)
+    await expect(streamWith({}, caller.signal)).rejects.toThrow('user left')
+    expect(Date.now() - started).toBeLessThan(5_000)
+  })
+
   it('should redact a secret the body carries from rawRequest and the request event, read late or never', async () => {
     const seen: RequestInit[] = []
     const client = clientWith({ transformRequestBody: (body) => void (body.metadata = { note: `key ${SECRET}` }) }, seen)
