@@ -11,7 +11,7 @@ import type { MessageFieldRule } from './endpoint-profile'
  * `reasoning_details`, `thinking` …): `result.messages` keeps every one the server sent, and a
  * request sends it back only where an adapter or the endpoint asks for it.
  */
-export const isReasoningField = (key: string): boolean => /^(?:reasoning|thinking)/.test(key)
+export const isReasoningField = (key: string): boolean => key.startsWith('reasoning') || key.startsWith('thinking')
 
 // The turn's own fields: what makes it a message, never stripped or filled.
 export const TURN_FIELDS: ReadonlySet<string> = new Set(['role', 'content', 'tool_calls', 'tool_call_id', 'name'])
@@ -37,25 +37,33 @@ const isAssistant = (message: unknown): message is ChatMessage => isRecord(messa
  */
 export function sendMessageFields(messages: ChatMessage[], echo: ResolvedEchoFields, rules: Record<string, MessageFieldRule>, fixes: string[]): ChatMessage[] {
   if (!Array.isArray(messages)) return messages
+  // The array and its turns are copied only when a turn changes: a long history costs no copies per step.
+  let sent: ChatMessage[] | undefined
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index]
+    if (!isAssistant(message)) continue
+    const turn = sendTurn(message, echo, rules, fixes)
+    if (turn !== message) (sent ??= messages.slice())[index] = turn
+  }
+  return sent ?? messages
+}
+
+/** One assistant turn as sent: itself when nothing changes, else a copy. */
+function sendTurn(message: ChatMessage, echo: ResolvedEchoFields, rules: Record<string, MessageFieldRule>, fixes: string[]): ChatMessage {
   const note = (code: string) => fixes.includes(code) || fixes.push(code)
-  return messages.map((message) => {
-    if (!isAssistant(message)) return message
-    const turn = { ...message }
-    let changed = false
-    for (const key in turn) {
-      const rule = Object.hasOwn(rules, key) && rules[key]
-      if (rule) note(`${rule === 'echo' ? 'echoed' : 'stripped'}-message-field:${key}`)
-      if (rule === 'strip' || (!rule && isReasoningField(key) && !echo.message.includes(key))) changed = delete turn[key]
+  let turn: ChatMessage | undefined
+  for (const key in message) {
+    const rule = Object.hasOwn(rules, key) && rules[key]
+    if (rule) note(`${rule === 'echo' ? 'echoed' : 'stripped'}-message-field:${key}`)
+    if (rule === 'strip' || (!rule && isReasoningField(key) && !echo.message.includes(key))) delete (turn ??= { ...message })[key]
+  }
+  for (const key in rules) {
+    if (rules[key] === 'echo' && message[key] == null && message.tool_calls?.length) {
+      ;(turn ??= { ...message })[key] = ''
+      note(`echoed-message-field:${key}`)
     }
-    for (const key in rules) {
-      if (rules[key] === 'echo' && turn[key] == null && turn.tool_calls?.length) {
-        turn[key] = ''
-        changed = true
-        note(`echoed-message-field:${key}`)
-      }
-    }
-    return changed ? turn : message
-  })
+  }
+  return turn ?? message
 }
 
 /**

@@ -275,6 +275,22 @@ describe('learnMessageFields', () => {
     expect(messages[1]).not.toHaveProperty('reasoning_content')
     expect(fixes).toEqual(['echoed-message-field:reasoning_content'])
   })
+
+  it('should send the history itself when no turn changes, and copy only the turns that do', () => {
+    const thought: ChatMessage = { role: 'assistant', content: null, reasoning_content: 'Look first.', tool_calls: turn.tool_calls! }
+    const kept: ChatMessage = { role: 'assistant', content: 'Hi' }
+    const history = [user, kept, { role: 'tool', tool_call_id: 'call_1', content: 'ok' } as ChatMessage]
+    expect(sendMessageFields(history, { message: [], toolCall: [] }, {}, [])).toBe(history)
+    const withThought = [user, thought, kept]
+    const sent = sendMessageFields(withThought, { message: [], toolCall: [] }, {}, [])
+    expect(sent).not.toBe(withThought)
+    expect(sent[0]).toBe(user)
+    expect(sent[2]).toBe(kept)
+    expect(sent[1]).toEqual({ role: 'assistant', content: null, tool_calls: turn.tool_calls })
+    expect(withThought[1]).toBe(thought)
+    expect(thought.reasoning_content).toBe('Look first.')
+    expect(sendMessageFields(withThought, { message: ['reasoning_content'], toolCall: [] }, {}, [])).toBe(withThought)
+  })
 })
 
 describe('findFieldChanges (tool_choice)', () => {

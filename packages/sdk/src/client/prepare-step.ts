@@ -77,6 +77,8 @@ export function patchBody(step: StepState, messages: ChatMessage[]): void {
   const transform = config.transformRequestBody
   let kept: ReadonlySet<string> = NONE
   if (transform) {
+    // The hook may change the list in place: it gets a copy, never the caller's history.
+    if (body.messages === messages) body.messages = messages.slice()
     const before = snapshotFields(body)
     try {
       body = transform(body) ?? body

@@ -59,6 +59,16 @@ describe('the cost of a clean step', () => {
     for (const init of seen) expect(sentBody(init).tools!.map((tool) => tool.function.name)).toEqual(['click', 'done', 'extra'])
   })
 
+  it("should give transformRequestBody a history it may change in place, never the caller's array", async () => {
+    const seen: RequestInit[] = []
+    const history = [...messages]
+    const client = clientWith({ transformRequestBody: (body) => void body.messages.unshift({ role: 'system', content: 'Be brief.' }) }, seen)
+    await client.invoke(history, tools)
+    await client.invoke(history, tools)
+    expect(history).toEqual(messages)
+    for (const init of seen) expect(sentBody(init).messages.map((message) => message.role)).toEqual(['system', 'user'])
+  })
+
   it('should serialise a tool set again when it gains a tool or one is replaced', async () => {
     const seen: RequestInit[] = []
     const client = clientWith({}, seen)
