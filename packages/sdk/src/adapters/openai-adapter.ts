@@ -25,6 +25,12 @@ const FINISH: Readonly<Record<string, FinishClass>> = {
   content_filter: 'filtered',
 }
 
+/** What {@link openaiAdapter} does to one model's requests: `[gpt5, oSeries, chatLatest, effort]`, `undefined` for a model not its own. */
+type RequestPlan = [gpt5: boolean, oSeries: boolean, chatLatest: boolean, effort: 'none' | 'minimal' | undefined]
+
+const planRequest = (id: string): RequestPlan | undefined =>
+  GPT.test(id) && !GPT_OSS.test(id) ? [GPT_5.test(id), O_SERIES.test(id), CHAT_LATEST.test(id), EFFORT_NONE.test(id) ? 'none' : EFFORT_MINIMAL.test(id) ? 'minimal' : undefined] : undefined
+
 /**
  * The default adapter, always last in the chain. GPT family only (other models pass untouched):
  * `gpt-5*` gets `verbosity: 'low'`; `gpt-5.1`/`gpt-5.2` get `reasoning_effort: 'none'`, `gpt-5`,
@@ -42,6 +48,9 @@ const FINISH: Readonly<Record<string, FinishClass>> = {
  * ```
  */
 export function openaiAdapter(): Adapter {
+  // What a request of a model gets depends on the model alone: decided once per model, not per request.
+  let planned: string | undefined
+  let plan: RequestPlan | undefined
   return {
     name: 'openai',
     kind: 'model',
@@ -50,26 +59,28 @@ export function openaiAdapter(): Adapter {
     match: (context) => GPT.test(context.modelId) && !GPT_OSS.test(context.modelId),
     patchRequest(body, context) {
       const id = context.modelId
-      if (!GPT.test(id) || GPT_OSS.test(id)) return
+      if (id !== planned) plan = planRequest((planned = id))
+      if (!plan) return
+      const [gpt5, oSeries, chatLatest, effort] = plan
       // Reasoning models count output tokens as `max_completion_tokens` and refuse `max_tokens`.
-      if ((GPT_5.test(id) || O_SERIES.test(id)) && body.max_tokens !== undefined && body.max_completion_tokens === undefined) {
+      if ((gpt5 || oSeries) && body.max_tokens !== undefined && body.max_completion_tokens === undefined) {
         body.max_completion_tokens = body.max_tokens
         delete body.max_tokens
       }
-      if (O_SERIES.test(id)) {
+      if (oSeries) {
         delete body.parallel_tool_calls
         delete body.temperature
         return
       }
-      if (GPT_5.test(id) && body.verbosity === undefined) body.verbosity = 'low'
-      if (CHAT_LATEST.test(id)) {
+      if (gpt5 && body.verbosity === undefined) body.verbosity = 'low'
+      if (chatLatest) {
         delete body.reasoning_effort
         delete body.temperature
         return
       }
-      const effort = EFFORT_NONE.test(id) ? 'none' : EFFORT_MINIMAL.test(id) ? 'minimal' : undefined
-      if (effort === undefined) delete body.reasoning_effort
-      else if (body.reasoning_effort === undefined && body.reasoning === undefined) body.reasoning_effort = effort
+      if (effort === undefined) {
+        if ('reasoning_effort' in body) delete body.reasoning_effort
+      } else if (body.reasoning_effort === undefined && body.reasoning === undefined) body.reasoning_effort = effort
     },
     classifyFinish(reason) {
       if (typeof reason !== 'string') return undefined

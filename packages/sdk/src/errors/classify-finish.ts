@@ -51,6 +51,8 @@ const ENDED = /^(?:stop|end|eos|eot)/
 export function classifyFinish(reason: string | null | undefined): FinishClass {
   if (reason === null || reason === undefined) return 'ok'
   if (typeof reason !== 'string') return 'unknown'
+  // The two reasons of nearly every answer, without the normalising below.
+  if (reason === 'tool_calls' || reason === 'stop') return 'ok'
   const key = reason.toLowerCase().replace(/[\s_-]+/g, '')
   if (OK.has(key)) return 'ok'
   // DeepSeek's `insufficient_system_resource` (`error`, `server_error` and the like are FAILED's, below).
