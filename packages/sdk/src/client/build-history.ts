@@ -67,11 +67,13 @@ export function buildAssistantTurn(source: AnswerSource, toolCall: ToolCall, ech
  * What of it goes back is decided per request (`sendMessageFields`).
  */
 export function copyEchoed(message: ChatResponseMessage, turn: ChatMessage, echo: ResolvedEchoFields): ChatMessage {
-  for (const field of [...echo.message, ...Object.keys(message).filter(isReasoningField)]) {
-    if (field === 'role' || field === 'content' || field === 'tool_calls') continue
+  const copy = (field: string) => {
+    if (field === 'role' || field === 'content' || field === 'tool_calls') return
     const value = (message as Record<string, unknown>)[field]
     if (value !== undefined && value !== null) turn[field] = value
   }
+  echo.message.forEach(copy)
+  for (const key in message) if (isReasoningField(key)) copy(key)
   return turn
 }
 
@@ -82,7 +84,7 @@ export function buildToolMessage(toolCall: ToolCall, content: string): ChatMessa
 
 /** The prose of the answer besides the call, or `null` when there is none. */
 function proseOf(source: AnswerSource): string | null {
-  if (source.fromReasoning) return null
+  if (source.fromReasoning || (source.textBefore === undefined && !source.message.content)) return null
   const text = source.textBefore !== undefined ? stripOpeners(source.textBefore) : textOf(source.message.content)
   const prose = splitReasoning(text).answer.trim()
   return prose === '' ? null : prose

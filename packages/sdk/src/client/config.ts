@@ -233,11 +233,19 @@ const isAbortSignal = (value: unknown) => isRecord(value) && typeof value.aborte
 // A call's own options, worded as the client's (a plain object as `signal` would fail inside fetch).
 const CALL_RULES: readonly Rule[] = [['signal', isAbortSignal, 'must be an AbortSignal, e.g. controller.signal or AbortSignal.timeout(30_000).'], ...RULES.filter(([field]) => CALL_OPTIONS.has(field))]
 
+const CALL_FIELDS = new Set(CALL_RULES.map(([field]) => field))
+
 /** A call's options, checked before anything is sent: `null` counts as none; a wrong one is a `config_error` naming it. */
 export function checkCallOptions(options: unknown, where: string): Record<string, unknown> {
   if (options === undefined || options === null) return {}
   if (!isRecord(options)) throw new InvokeError('config_error', `${where}: the options must be an object such as { toolChoiceName: "AgentOutput" } (got ${typeof options}).`)
-  check(options, CALL_RULES, '', where)
+  // Every step checks its options: the rules run only when one of their fields is there.
+  for (const key in options) {
+    if (CALL_FIELDS.has(key)) {
+      check(options, CALL_RULES, '', where)
+      break
+    }
+  }
   return options
 }
 

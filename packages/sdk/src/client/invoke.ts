@@ -54,7 +54,7 @@ export async function runAttempt(step: StepState, attempt: number, read: (sent: 
     // Aborted before sending: no request, so no response event either (`sendRequest` relies on this check).
     if (step.signal?.aborted) throw abortReason(step.signal)
     step.fixes.length = 0
-    step.fixes.push(...step.requestFixes)
+    if (step.requestFixes.length > 0) step.fixes.push(...step.requestFixes)
     const startedAt = Date.now()
     detail = { status: undefined, usage: {}, rawResponse: undefined, durationMs: 0 }
     step.details.push(detail)

@@ -335,9 +335,10 @@ function defaultReflection(): StandardSchemaLike {
 }
 
 /** Runs a tool's execute, rejecting as soon as the signal aborts even if the tool ignores it. */
-function raceAbort(execute: NonNullable<Tool['execute']>, input: unknown, context: ToolExecuteContext, signal: AbortSignal | undefined): Promise<unknown> {
+function raceAbort(execute: NonNullable<Tool['execute']>, input: unknown, context: ToolExecuteContext, signal: AbortSignal | undefined): unknown {
+  // Without a signal the caller awaits the tool itself (a throw is a rejection of its own async function).
+  if (!signal) return execute(input, context)
   const run = Promise.resolve().then(() => execute(input, context))
-  if (!signal) return run
   return new Promise((resolve, reject) => {
     const onAbort = () => reject(abortReason(signal))
     signal.addEventListener('abort', onAbort, { once: true })
