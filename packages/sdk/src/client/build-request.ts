@@ -5,7 +5,6 @@ import { toStrictSchema } from '../tool/strict-schema'
 import { toWireName, wireNames } from '../tool/wire-names'
 import { isRecord } from '../util/is-record'
 import { deepFreeze } from '../util/deep-freeze'
-import { redact } from './redact'
 import type { ChatMessage, ChatRequest, ChatToolDefinition } from '../types'
 import type { ToolSet } from '../tool/types'
 
@@ -44,8 +43,6 @@ interface ToolSetForm {
   wire: Map<string, string> | undefined
   definitions: ChatToolDefinition[]
   json?: string
-  /** The secrets (a client's list) the JSON was found free of. */
-  cleanOf?: readonly string[]
 }
 // One map for the plain definitions, one for the strict ones.
 const forms = [new WeakMap<object, ToolSetForm>(), new WeakMap<object, ToolSetForm>()] as const
@@ -64,18 +61,13 @@ function toolSetForm(tools: ToolSet, strict: boolean | undefined): ToolSetForm {
 
 /**
  * The JSON of a body's `tools` when they are still the entries built for `tools` (frozen, so the
- * same entries are the same text): serialised once per tool set, not once per request; and whether
- * it holds none of `secrets` (searched once per tool set and list of secrets).
+ * same entries are the same text): serialised once per tool set, not once per request.
  */
-export function toolsJson(tools: ToolSet, sent: unknown, secrets: readonly string[]): { json: string; clean: boolean } | undefined {
+export function toolsJson(tools: ToolSet, sent: unknown): string | undefined {
   for (const cache of forms) {
     const form = cache.get(tools)
     const built = form?.definitions
-    if (built && Array.isArray(sent) && sent.length === built.length && sent.every((entry, index) => entry === built[index])) {
-      const json = (form.json ??= JSON.stringify(built))
-      if (form.cleanOf !== secrets && redact(json, secrets) === json) form.cleanOf = secrets
-      return { json, clean: form.cleanOf === secrets }
-    }
+    if (built && Array.isArray(sent) && sent.length === built.length && sent.every((entry, index) => entry === built[index])) return (form.json ??= JSON.stringify(built))
   }
   return undefined
 }

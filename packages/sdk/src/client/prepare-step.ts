@@ -107,21 +107,23 @@ function setBody(step: StepState, body: ChatRequest): void {
   const { secrets } = step.client
   let payload: string
   let text: string
-  let tools: ReturnType<typeof toolsJson>
+  let json: string | undefined
   try {
-    // The tools' JSON is made (and searched for secrets) once per tool set; the rest is serialised around it (`tools` last).
-    tools = 'toJSON' in body ? undefined : toolsJson(step.tools, body.tools, secrets)
-    if (tools) {
-      const { tools: sent, ...rest } = body
+    // The tools' JSON is made once per tool set; the rest is serialised around it (`tools` last).
+    json = 'toJSON' in body ? undefined : toolsJson(step.tools, body.tools)
+    if (json === undefined) payload = text = JSON.stringify(body)
+    else {
+      const { tools, ...rest } = body
       text = JSON.stringify(rest)
-      payload = `${text.slice(0, -1)}${text.length > 2 ? ',' : ''}"tools":${tools.json}}`
-    } else payload = text = JSON.stringify(body)
+      payload = `${text.slice(0, -1)}${text.length > 2 ? ',' : ''}"tools":${json}}`
+    }
   } catch (cause) {
     throw new InvokeError('config_error', 'The request body cannot be serialised to JSON (a circular structure or a BigInt in messages or a hook\'s output).', { cause })
   }
   step.body = body
   step.payload = payload
-  step.rawRequest = (tools?.clean ?? true) && redact(text, secrets) === text ? body : undefined
+  // Searched in its two parts: the joined payload is a rope a search would first copy whole.
+  step.rawRequest = redact(text, secrets) === text && (json === undefined || redact(json, secrets) === json) ? body : undefined
 }
 
 // A server may reject one field after another (`parallel_tool_calls`, then `reasoning_effort`):

@@ -1,5 +1,3 @@
-import type { ChatRequest } from '../types'
-
 const REDACTED = '[REDACTED]'
 // Local servers take placeholder keys ('ollama', 'EMPTY', 'x'): replacing those inside a response
 // would corrupt its JSON ("index" → "inde[REDACTED]"), and they are no secret to protect.
@@ -54,10 +52,4 @@ function includesSecret(text: string, secret: string): boolean {
   const anchor = secret.slice(offset)
   for (let at = text.indexOf(anchor, offset); at >= 0; at = text.indexOf(anchor, at + 1)) if (text.startsWith(secret, at - offset)) return true
   return false
-}
-
-/** `body` with every secret redacted (the same object when none is in it). */
-export function redactBody(body: ChatRequest, secrets: readonly string[], payload = JSON.stringify(body)): ChatRequest {
-  const redacted = redact(payload, secrets)
-  return redacted === payload ? body : (JSON.parse(redacted) as ChatRequest)
 }

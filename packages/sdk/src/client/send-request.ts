@@ -11,7 +11,7 @@ import type { StepState } from './client-state'
 import type { ChatRequest } from '../types'
 import { deadlineError } from './deadline'
 import { linkRequest, type RequestLink } from './link-request'
-import { redact, redactBody } from './redact'
+import { redact } from './redact'
 import { listens } from './step-events'
 
 const noop = () => {}
@@ -66,9 +66,12 @@ export async function sendRequest(step: StepState, attempt: number): Promise<Sen
   return { response, link }
 }
 
-/** The body as reported back (the `request` event, `result.rawRequest`): every credential the client sends redacted. */
+/**
+ * The body as reported back (the `request` event, `result.rawRequest`): every credential the client
+ * sends redacted. The body itself when none is in it (set with it); else its redacted copy, made once.
+ */
 export function reportedRequest(step: StepState): ChatRequest {
-  return (step.rawRequest ??= redactBody(step.body, step.client.secrets, step.payload))
+  return (step.rawRequest ??= JSON.parse(redact(step.payload, step.client.secrets)) as ChatRequest)
 }
 
 /** Whether anything can stop the step's request: the caller's signal, a deadline or an idle timeout. */
