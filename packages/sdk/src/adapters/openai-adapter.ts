@@ -78,9 +78,8 @@ export function openaiAdapter(): Adapter {
         delete body.temperature
         return
       }
-      if (effort === undefined) {
-        if ('reasoning_effort' in body) delete body.reasoning_effort
-      } else if (body.reasoning_effort === undefined && body.reasoning === undefined) body.reasoning_effort = effort
+      if (effort === undefined) delete body.reasoning_effort
+      else if (body.reasoning_effort === undefined && body.reasoning === undefined) body.reasoning_effort = effort
     },
     classifyFinish(reason) {
       if (typeof reason !== 'string') return undefined

@@ -39,18 +39,18 @@ export function sendMessageFields(messages: ChatMessage[], echo: ResolvedEchoFie
   if (!Array.isArray(messages)) return messages
   // The array and its turns are copied only when a turn changes: a long history costs no copies per step.
   let sent: ChatMessage[] | undefined
+  const note = (code: string) => fixes.includes(code) || fixes.push(code)
   for (let index = 0; index < messages.length; index++) {
     const message = messages[index]
     if (!isAssistant(message)) continue
-    const turn = sendTurn(message, echo, rules, fixes)
+    const turn = sendTurn(message, echo, rules, note)
     if (turn !== message) (sent ??= messages.slice())[index] = turn
   }
   return sent ?? messages
 }
 
 /** One assistant turn as sent: itself when nothing changes, else a copy. */
-function sendTurn(message: ChatMessage, echo: ResolvedEchoFields, rules: Record<string, MessageFieldRule>, fixes: string[]): ChatMessage {
-  const note = (code: string) => fixes.includes(code) || fixes.push(code)
+function sendTurn(message: ChatMessage, echo: ResolvedEchoFields, rules: Record<string, MessageFieldRule>, note: (code: string) => unknown): ChatMessage {
   let turn: ChatMessage | undefined
   for (const key in message) {
     const rule = Object.hasOwn(rules, key) && rules[key]
