@@ -37,7 +37,7 @@ export async function sendRequest(step: StepState, attempt: number): Promise<Sen
   try {
     const headers = step.body.stream ? { ...client.headers, accept: 'text/event-stream' } : client.headers
     // The signal is made when fetch reads it, and only when something can stop the request.
-    const init: RequestInit = limited(step) ? { method: 'POST', headers, body: step.payload, get signal() { return link.signal() } } : { method: 'POST', headers, body: step.payload }
+    const init: RequestInit = limited(step) ? new LinkedInit(headers, step.payload, link) : { method: 'POST', headers, body: step.payload }
     response = await client.fetch(client.url, init)
     // The headers came: the idle gap starts again for the body.
     link.touch()
@@ -64,6 +64,21 @@ export async function sendRequest(step: StepState, attempt: number): Promise<Sen
     }
   }
   return { response, link }
+}
+
+/**
+ * A fetch `init` whose `signal` is made when read: an own, enumerable getter (a wrapper that spreads
+ * `init` still passes the signal on), the same function for every request. An object literal with
+ * a getter of its own is slow to make (V8 gives each one a map of its own); these share one.
+ */
+class LinkedInit {
+  static #signal = { get: function (this: LinkedInit) { return this.#link.signal() }, enumerable: true }
+  method = 'POST'
+  #link: RequestLink
+  constructor(public headers: Record<string, string>, public body: string, link: RequestLink) {
+    this.#link = link
+    Object.defineProperty(this, 'signal', LinkedInit.#signal)
+  }
 }
 
 /**
@@ -140,7 +155,7 @@ export function classifyError(step: StepState, status: number, headers: Headers,
         })
       },
     }
-    const replaced = runHook(adapter, 'classifyError', () => hook.call(adapter, original, context))
+    const replaced = runHook(adapter, 'classifyError', hook, original, context)
     // Only an InvokeError may replace the classification: anything else would escape untyped.
     if (isInvokeError(replaced)) {
       error = replaced

@@ -94,9 +94,25 @@ describe('the cost of a clean step', () => {
     await clientWith({}, seen).invoke(messages, tools)
     await clientWith({ deadlineMs: Number.POSITIVE_INFINITY, timeoutMs: 5_000 }, seen).invoke(messages, tools)
     for (const init of seen.slice(1)) {
+      expect(Object.keys(init).sort()).toEqual(['body', 'headers', 'method', 'signal'])
       expect(init.signal).toBeInstanceOf(AbortSignal)
       expect(init.signal).not.toBe(caller.signal)
     }
+  })
+
+  it('should abort through a custom fetch that spreads init into the fetch it wraps', async () => {
+    let aborted = false
+    const hanging = (_url: string, init: RequestInit) =>
+      new Promise<Response>((_resolve, reject) => {
+        init.signal!.addEventListener('abort', () => {
+          aborted = true
+          reject(init.signal!.reason)
+        })
+      })
+    const wrapper = (url: string, init: RequestInit) => hanging(url, { ...init, headers: { ...(init.headers as Record<string, string>), 'x-trace': '1' } })
+    const client = createClient({ baseURL: 'http://127.0.0.1:1/v1', model: 'gpt-4.1-mini', retry: 0, deadlineMs: 40, customFetch: wrapper as typeof fetch })
+    await expect(client.invoke(messages, tools)).rejects.toMatchObject({ type: 'timeout' })
+    expect(aborted).toBe(true)
   })
 
   it('should end at the deadline a call whose custom fetch never reads its signal and answers late', async () => {
