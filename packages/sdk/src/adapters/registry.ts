@@ -163,7 +163,7 @@ function scorePattern(pattern: string | RegExp, value: string, kind: 'models' | 
  */
 export function matchSpecificity(adapter: Adapter, context: MatchContext): number {
   const { match } = adapter
-  if (typeof match === 'function') return runHook(adapter, 'match', () => match.call(adapter, context)) ? 0 : -1
+  if (typeof match === 'function') return runHook(adapter, 'match', match, context, undefined) ? 0 : -1
   let best = -1
   for (const pattern of match.models ?? []) best = Math.max(best, scorePattern(pattern, context.modelId, 'models'))
   for (const pattern of match.hosts ?? []) best = Math.max(best, scorePattern(pattern, context.host, 'hosts'))

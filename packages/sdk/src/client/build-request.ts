@@ -92,8 +92,9 @@ export function assertInvokeInput(messages: unknown, tools: unknown, toolChoiceN
     throw new InvokeError('config_error', 'invoke: "messages" must be a non-empty array of chat messages, e.g. [{ role: "user", content: "…" }].')
   }
   // A null or role-less message would only come back as the server's 400, worded its own way.
-  const bad = messages.findIndex((message) => !isRecord(message) || typeof message.role !== 'string')
-  if (bad >= 0) throw new InvokeError('config_error', `invoke: messages[${bad}] must be a chat message with a "role", e.g. { role: "user", content: "…" }.`)
+  let bad = 0
+  while (bad < messages.length && isRecord(messages[bad]) && typeof messages[bad].role === 'string') bad++
+  if (bad < messages.length) throw new InvokeError('config_error', `invoke: messages[${bad}] must be a chat message with a "role", e.g. { role: "user", content: "…" }.`)
   if (typeof tools !== 'object' || tools === null || Array.isArray(tools) || Object.keys(tools).length === 0) {
     throw new InvokeError('config_error', 'invoke: "tools" must be an object of at least one tool, e.g. { AgentOutput }.')
   }

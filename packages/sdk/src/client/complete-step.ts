@@ -87,7 +87,7 @@ export async function completeStep(step: StepState, parsed: ChatResponse): Promi
   let finish: FinishClass | undefined
   for (const adapter of client.chain) {
     const hook = adapter.classifyFinish
-    if (hook) finish = runHook(adapter, 'classifyFinish', () => hook.call(adapter, reason, context))
+    if (hook) finish = runHook(adapter, 'classifyFinish', hook, reason, context)
     if (finish) break
   }
   // An adapter answering something that is not a FinishClass must not crash the lookup below.
@@ -102,14 +102,15 @@ export async function completeStep(step: StepState, parsed: ChatResponse): Promi
   }
   for (const adapter of client.responseChain) {
     const hook = adapter.fixResponse
-    if (hook) response = runHook(adapter, 'fixResponse', () => hook.call(adapter, response, context)) ?? response
+    if (hook) response = runHook(adapter, 'fixResponse', hook, response, context) ?? response
   }
   const message = response.choices?.[0]?.message
   if (typeof message !== 'object' || message === null) {
     throw new InvokeError('invalid_schema', 'The first choice has no "message" object.', { rawResponse: parsed })
   }
   step.answer = message
-  const repaired = repairWithReaders(message, step.tools, step.context.toolChoiceName === undefined ? {} : { toolChoiceName: step.context.toolChoiceName }, client.readers)
+  // The context carries `toolChoiceName`, all the repair's options it needs (the readers come apart).
+  const repaired = repairWithReaders(message, step.tools, context, client.readers)
   // Strict tools and response_format have no optional fields: the model writes null for one it
   // leaves out, and removing that null is the form the request asked for, not a repair.
   const sent = step.body
@@ -136,6 +137,7 @@ export async function completeStep(step: StepState, parsed: ChatResponse): Promi
     rawRequest: reportedRequest(step),
     rawResponse: parsed,
     attempts: step.details.length,
-    attemptDetails: [...step.details],
+    // The step's own list: nothing adds to it once the step has its result.
+    attemptDetails: step.details,
   }
 }

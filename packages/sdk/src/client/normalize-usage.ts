@@ -4,38 +4,38 @@ import { isPlainObject } from '../repair/coerce'
 import type { Usage } from '../types'
 import type { AttemptDetail } from './invoke-result'
 
-// Where providers put each count, first match wins (OpenAI, Anthropic-style, camelCase, DeepSeek's cache hits …).
-// Each path split once here (`outer.inner`), not on every response.
-const USAGE_PATHS = ([
-  ['promptTokens', 'prompt_tokens input_tokens promptTokens'],
-  ['completionTokens', 'completion_tokens output_tokens completionTokens'],
-  ['totalTokens', 'total_tokens totalTokens'],
-  ['cachedTokens', 'prompt_tokens_details.cached_tokens prompt_cache_hit_tokens input_tokens_details.cached_tokens cache_read_input_tokens'],
-  ['reasoningTokens', 'completion_tokens_details.reasoning_tokens output_tokens_details.reasoning_tokens reasoning_tokens'],
-] as const).map(([key, paths]) => [key, paths.split(' ').map((path) => path.split('.') as [string, string?])] as const)
+/** A count: a finite number, else `undefined`. */
+const count = (value: unknown): number | undefined => (Number.isFinite(value) ? (value as number) : undefined)
 
-/** Normalises the usage block of any provider; a count it does not report stays `undefined`. */
+/**
+ * Normalises the usage block of any provider; a count it does not report stays `undefined`. Where
+ * providers put each count, first match wins: OpenAI, Anthropic-style, camelCase, DeepSeek's cache
+ * hits … (named reads, not a table of paths: this runs on every response).
+ */
 export function normalizeUsage(usage: unknown): Usage {
   const result: Usage = {}
   if (!isPlainObject(usage)) return result
-  for (const [key, paths] of USAGE_PATHS) {
-    for (const [head, tail] of paths) {
-      const outer = usage[head]
-      const value = tail === undefined ? outer : isPlainObject(outer) ? outer[tail] : undefined
-      if (typeof value === 'number' && Number.isFinite(value)) {
-        result[key] = value
-        break
-      }
-    }
-  }
-  if (result.totalTokens === undefined && result.promptTokens !== undefined && result.completionTokens !== undefined) result.totalTokens = result.promptTokens + result.completionTokens
+  const u = usage as Record<string, Record<string, unknown> | undefined>
+  const prompt = count(u.prompt_tokens) ?? count(u.input_tokens) ?? count(u.promptTokens)
+  const completion = count(u.completion_tokens) ?? count(u.output_tokens) ?? count(u.completionTokens)
+  const total = count(u.total_tokens) ?? count(u.totalTokens)
+  const cached = count(u.prompt_tokens_details?.cached_tokens) ?? count(u.prompt_cache_hit_tokens) ?? count(u.input_tokens_details?.cached_tokens) ?? count(u.cache_read_input_tokens)
+  const reasoning = count(u.completion_tokens_details?.reasoning_tokens) ?? count(u.output_tokens_details?.reasoning_tokens) ?? count(u.reasoning_tokens)
+  if (prompt !== undefined) result.promptTokens = prompt
+  if (completion !== undefined) result.completionTokens = completion
+  if (total !== undefined) result.totalTokens = total
+  if (cached !== undefined) result.cachedTokens = cached
+  if (reasoning !== undefined) result.reasoningTokens = reasoning
+  if (total === undefined && prompt !== undefined && completion !== undefined) result.totalTokens = prompt + completion
   return result
 }
 
-const USAGE_KEYS = USAGE_PATHS.map(([key]) => key)
+const USAGE_KEYS = ['promptTokens', 'completionTokens', 'totalTokens', 'cachedTokens', 'reasoningTokens'] as const
 
 /** The usage of several attempts added up; a count no attempt reported stays `undefined`. */
 export function sumUsage(details: readonly AttemptDetail[]): Usage {
+  // Nearly every step is one attempt: its usage, copied.
+  if (details.length === 1) return { ...details[0]!.usage }
   const total: Usage = {}
   for (const detail of details) {
     for (const key of USAGE_KEYS) {

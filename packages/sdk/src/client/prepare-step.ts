@@ -62,7 +62,7 @@ export function patchBody(step: StepState, messages: ChatMessage[]): void {
   })
   for (const adapter of client.chain) {
     const patch = adapter.patchRequest
-    if (patch) body = runHook(adapter, 'patchRequest', () => patch.call(adapter, body, context)) ?? body
+    if (patch) body = runHook(adapter, 'patchRequest', patch, body, context) ?? body
   }
   const requestFixes: string[] = step.prompt ? ['prompt-tools'] : []
   body.messages = sendMessageFields(body.messages, client.echo, client.messageFields, requestFixes)

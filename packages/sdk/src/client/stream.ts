@@ -227,7 +227,7 @@ function handleEvent(step: StepState, response: Response, assembler: StreamAssem
   let chunk = parsed as ChatStreamChunk
   for (const adapter of fixers) {
     const hook = adapter.fixChunk!
-    chunk = runHook(adapter, 'fixChunk', () => hook.call(adapter, chunk, step.context)) ?? chunk
+    chunk = runHook(adapter, 'fixChunk', hook, chunk, step.context) ?? chunk
   }
   assembler.push(chunk)
   return false

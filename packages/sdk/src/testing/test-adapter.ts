@@ -191,7 +191,7 @@ export function patchedRequest(adapter: Adapter, testCase: AdapterRequestCase): 
   }
   for (const item of chain) {
     const patch = item.patchRequest
-    if (patch) body = runHook(item, 'patchRequest', () => patch.call(item, body, context)) ?? body
+    if (patch) body = runHook(item, 'patchRequest', patch, body, context) ?? body
   }
   return snapshot(body) as ChatRequest
 }
@@ -243,7 +243,7 @@ export function checkFinishCase(adapter: Adapter, testCase: AdapterFinishCase): 
   const target = testCase.model ?? claimedTargets(adapter)[0] ?? 'some-model'
   const { context } = adapterContextOf(adapter, target)
   const classify = adapter.classifyFinish
-  const actual = classify ? runHook(adapter, 'classifyFinish', () => classify.call(adapter, testCase.reason, context)) : undefined
+  const actual = classify ? runHook(adapter, 'classifyFinish', classify, testCase.reason, context) : undefined
   ensure(actual === testCase.expected, `classifyFinish(${JSON.stringify(testCase.reason)}) of "${adapter.name}" returned ${String(actual)}, expected ${String(testCase.expected)}`)
 }
 
