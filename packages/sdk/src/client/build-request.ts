@@ -98,7 +98,6 @@ export function assertInvokeInput(messages: unknown, tools: unknown, toolChoiceN
   if (typeof tools !== 'object' || tools === null || Array.isArray(tools) || Object.keys(tools).length === 0) {
     throw new InvokeError('config_error', 'invoke: "tools" must be an object of at least one tool, e.g. { AgentOutput }.')
   }
-  wireNames(tools)
   if (toolChoiceName !== undefined && (typeof toolChoiceName !== 'string' || !Object.hasOwn(tools, toolChoiceName))) {
     throw new InvokeError('config_error', `invoke: toolChoiceName "${String(toolChoiceName)}" is not one of the tools (${Object.keys(tools).join(', ')}).`)
   }

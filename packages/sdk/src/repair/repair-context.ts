@@ -58,7 +58,7 @@ export interface Context {
   reasoning?: boolean
 }
 
-// Every caller has checked `tools` already: `invoke` (assertInvokeInput) and the public repairs (checkRepairInput).
+// Every caller has checked `tools` already: `invoke` (assertInvokeInput, and its request built with their wire names) and the public repairs (checkRepairInput).
 export function createContext(tools: ToolSet, options: { toolChoiceName?: string | undefined }, readers: readonly Reader[]): Context {
   const toolNames = Object.keys(tools)
   const toOwn = wireNames(tools)
