@@ -72,7 +72,7 @@ export async function sendRequest(step: StepState, attempt: number): Promise<Sen
  * a getter of its own is slow to make (V8 gives each one a map of its own); these share one.
  */
 class LinkedInit {
-  static #signal = { get: function (this: LinkedInit) { return this.#link.signal() }, enumerable: true }
+  static #signal = { get: function (this: LinkedInit) { return this.#link.signal() }, enumerable: true, configurable: true }
   method = 'POST'
   #link: RequestLink
   constructor(public headers: Record<string, string>, public body: string, link: RequestLink) {

@@ -97,6 +97,8 @@ describe('the cost of a clean step', () => {
       expect(Object.keys(init).sort()).toEqual(['body', 'headers', 'method', 'signal'])
       expect(init.signal).toBeInstanceOf(AbortSignal)
       expect(init.signal).not.toBe(caller.signal)
+      // As a literal's getter was: a wrapper may still drop or replace it.
+      expect(Object.getOwnPropertyDescriptor(init, 'signal')).toMatchObject({ enumerable: true, configurable: true })
     }
   })
 
