@@ -34,8 +34,6 @@ const USAGE_KEYS = ['promptTokens', 'completionTokens', 'totalTokens', 'cachedTo
 
 /** The usage of several attempts added up; a count no attempt reported stays `undefined`. */
 export function sumUsage(details: readonly AttemptDetail[]): Usage {
-  // Nearly every step is one attempt: its usage, copied.
-  if (details.length === 1) return { ...details[0]!.usage }
   const total: Usage = {}
   for (const detail of details) {
     for (const key of USAGE_KEYS) {
