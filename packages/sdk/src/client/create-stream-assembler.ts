@@ -156,8 +156,8 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
       scanArguments(call)
       if (!call.markup) {
         // The JSON reader knows when its value changed: no need to compare serialised previews.
-        if (call.json.version === call.shownVersion) return
-        call.shownVersion = call.json.version
+        if (call.json.version() === call.shownVersion) return
+        call.shownVersion = call.json.version()
       }
       const parsed = call.markup ? { value: markup.read() } : call.json.read()
       if (!parsed) return
@@ -328,14 +328,14 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
       const call = calls.at(-1)
       if (call) {
         scanArguments(call)
-        return !call.object && !call.json.complete
+        return !call.object && !call.json.complete()
       }
       if (functionCall) {
         const reader = createPartialJsonReader()
         reader.push(functionCall.arguments)
-        return !reader.complete
+        return !reader.complete()
       }
-      return contentCall?.markup === false && !contentCall.json.complete
+      return contentCall?.markup === false && !contentCall.json.complete()
     },
     push(chunk) {
       if (!isRecord(chunk)) return
@@ -404,7 +404,7 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
           ...(call.id ? { id: call.id } : {}),
           type: call.type ?? 'function',
           index,
-          function: { name: call.name, arguments: call.object ?? call.json.text },
+          function: { name: call.name, arguments: call.object ?? call.json.text() },
         }))
       }
       if (functionCall) message.function_call = functionCall

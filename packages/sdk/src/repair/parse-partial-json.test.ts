@@ -78,7 +78,7 @@ describe('createPartialJsonReader', () => {
           expect(reader.read()).toEqual(parsePartialJson(text.slice(0, offset)))
         }
         expect(reader.read()?.value).toEqual(JSON.parse(text))
-        expect(reader.text).toBe(text)
+        expect(reader.text()).toBe(text)
       }),
       { numRuns: 200 },
     )

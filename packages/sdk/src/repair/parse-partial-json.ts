@@ -31,13 +31,13 @@ export interface PartialJsonReader {
   /** Scans one more piece of the text. */
   push(piece: string): void
   /** The text so far. */
-  readonly text: string
+  text(): string
   /** Characters pushed so far. */
   readonly length: number
   /** Grows whenever the value a preview shows may have changed. */
-  readonly version: number
+  version(): number
   /** Whether one whole JSON value was read (what follows it is ignored). */
-  readonly complete: boolean
+  complete(): boolean
   /**
    * The value so far, as {@link parsePartialJson} reads it: an open string closed where it stops,
    * open containers closed, a half-written key, `tru` or `-` left out. `undefined` before the first
@@ -101,6 +101,10 @@ export function createPartialJsonReader(): PartialJsonReader {
   /** Scans `piece`; returns false once nothing more can be read. */
   function scan(piece: string): boolean {
     const length = piece.length
+    // Where the next quote and the next backslash sit, each searched natively and found once per
+    // piece: a string's plain run ends at the nearer.
+    let quoteAt = -1
+    let slashAt = -1
     for (let index = 0; index < length; index++) {
       if (inString) {
         if (escape !== '') {
@@ -120,12 +124,10 @@ export function createPartialJsonReader(): PartialJsonReader {
           continue
         }
         // A run of plain characters is taken whole (raw control characters too: models write raw newlines).
-        let end = index
-        while (end < length) {
-          const code = piece.charCodeAt(end)
-          if (code === 34 || code === 92) break
-          end++
-        }
+        // None found is -1, read unsigned: past any index, so never searched again.
+        if (quoteAt < index) quoteAt = piece.indexOf('"', index) >>> 0
+        if (slashAt < index) slashAt = piece.indexOf('\\', index) >>> 0
+        const end = Math.min(quoteAt, slashAt, length)
         if (end > index) {
           string.append(piece.slice(index, end))
           if (!stringIsKey) version++
@@ -220,21 +222,16 @@ export function createPartialJsonReader(): PartialJsonReader {
     return tokenValue(/^[-\d]/.test(token) ? trimEndOf(token, '.eE+-') : token)
   }
 
-  const reader: PartialJsonReader = {
-    get text() {
-      return text.toString()
-    },
-    get length() {
-      return text.length
-    },
-    get version() {
-      return version
-    },
-    get complete() {
-      return topDone
-    },
-    push(piece) {
+  const reader = {
+    // Methods and a plain field, no getters: an object literal with a getter is slow to create and
+    // to read (the stream asks every call's length on every delta).
+    text: () => text.toString(),
+    length: 0,
+    version: () => version,
+    complete: () => topDone,
+    push(piece: string) {
       text.append(piece)
+      reader.length += piece.length
       if (!ended && !topDone && !scan(piece)) {
         // Whatever was open when the text went wrong (or after the value ended) is not shown.
         if (!topDone) ended = true
