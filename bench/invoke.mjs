@@ -5,7 +5,7 @@
 import * as sdk from '../packages/sdk/dist/index.js'
 import { browserActions, messages } from './_browser-actions.mjs'
 import { loadBaseline } from './_baseline.mjs'
-import { compareToFloor, describeBase } from './_compare.mjs'
+import { compareToFloor, describeBase, describeRounds } from './_compare.mjs'
 
 const BUDGET = 1.2
 const args = {
@@ -55,6 +55,6 @@ const compared = await compareToFloor(floor, ours.step, { base: base?.step })
 const { floorMs, oursMs, ratio, ratios } = compared
 console.log(`floor  (serialise + read + parse + validate): ${(floorMs * 1000).toFixed(1)} µs/op`)
 console.log(`invoke (whole pipeline, in-memory transport):  ${(oursMs * 1000).toFixed(1)} µs/op`)
-console.log(`ratio invoke/floor: ${ratio.toFixed(2)}× median of ${ratios.length} rounds [${ratios.map((r) => r.toFixed(2)).join(' ')}] (budget ≤ ${BUDGET}×) ${ratio <= BUDGET ? 'OK' : 'OVER BUDGET'}`)
+console.log(`ratio invoke/floor: ${ratio.toFixed(2)}× ${describeRounds(ratios)} (budget ≤ ${BUDGET}×) ${ratio <= BUDGET ? 'OK' : 'OVER BUDGET'}`)
 console.log(describeBase(baseline?.label, compared))
 if (ratio > BUDGET) process.exitCode = 1

@@ -10,7 +10,7 @@ import { sseChunks, startScriptedServer } from '../packages/sdk/dist/testing/ind
 import { createParser } from 'eventsource-parser'
 import { browserActions, messages } from './_browser-actions.mjs'
 import { loadBaseline } from './_baseline.mjs'
-import { compareToFloor } from './_compare.mjs'
+import { compareToFloor, describeRounds } from './_compare.mjs'
 
 const REFLECTION_BUDGET = 0.25
 const CPU_BUDGET = 1.5
@@ -126,13 +126,13 @@ async function floor() {
   const result = AgentOutput.inputSchema['~standard'].validate(JSON.parse(text))
   if (result.issues) throw new Error('invalid')
 }
-// The median of interleaved rounds (tinybench, the order turning each round, as bench/invoke.mjs does).
+// The median of interleaved rounds (the order turning each round, as bench/invoke.mjs does).
 const compared = await compareToFloor(floor, ours, { base: baseline ? base : undefined })
 const cpuRatio = compared.ratio
 partials = 0
 await ours()
 console.log(`1,000-chunk stream (in memory): ${compared.oursMs.toFixed(2)} ms with ${partials} partial events; floor: ${compared.floorMs.toFixed(2)} ms`)
-console.log(`  ratio: ${cpuRatio.toFixed(2)} (budget ≤ ${CPU_BUDGET}), median of ${compared.ratios.length} rounds [${compared.ratios.map((r) => r.toFixed(2)).join(' ')}]`)
+console.log(`  ratio: ${cpuRatio.toFixed(2)} (budget ≤ ${CPU_BUDGET}), ${describeRounds(compared.ratios)}`)
 console.log(baseline ? `  baseline ${baseline.label}: ${compared.baseMs.toFixed(2)} ms, ${compared.baseRatio.toFixed(2)}× the floor; this build / baseline: ${compared.oursToBase.toFixed(2)}×` : '  baseline: none (no git history to build one from)')
 
 if (ratio > REFLECTION_BUDGET || cpuRatio > CPU_BUDGET) {
