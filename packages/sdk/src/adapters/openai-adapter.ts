@@ -78,8 +78,10 @@ export function openaiAdapter(): Adapter {
         delete body.temperature
         return
       }
-      if (effort === undefined) delete body.reasoning_effort
-      else if (body.reasoning_effort === undefined && body.reasoning === undefined) body.reasoning_effort = effort
+      // Only a field that is there is deleted: deleting an absent one still costs a runtime call, every step.
+      if (effort === undefined) {
+        if (body.reasoning_effort !== undefined) delete body.reasoning_effort
+      } else if (body.reasoning_effort === undefined && body.reasoning === undefined) body.reasoning_effort = effort
     },
     classifyFinish(reason) {
       if (typeof reason !== 'string') return undefined

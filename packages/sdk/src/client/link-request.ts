@@ -119,9 +119,12 @@ export function linkRequest(caller: AbortSignal | undefined, idleMs: number | un
       return stop
     },
     touch() {
-      if (!watched && !stop) overdue(Date.now())
-      // Only an idle limit reads the time of the last activity.
-      if (idleMs !== undefined) lastActivity = Date.now()
+      // Only an idle limit reads the time of the last activity (and checks the gap before it resets
+      // it); the caller's signal and the deadline are read by `stopped()`.
+      if (idleMs === undefined) return
+      const now = Date.now()
+      if (!watched && !stop) overdue(now)
+      lastActivity = now
     },
     release() {
       released = true
