@@ -150,7 +150,13 @@ function createClientWith(config: ClientConfig, defaultReaders: readonly Reader[
       let result
       try {
         const current = (step = prepareStep(state, messages, tools, options, false))
-        result = await withRetry((attempt) => runAttempt(current, attempt, (sent) => readWholeBody(current, sent)), state.retry, { signal: current.options.signal, onRetry: (info) => emitRetry(current, info), deadlineAt: current.deadlineAt })
+        const attempt = (number: number) => runAttempt(current, number, (sent) => readWholeBody(current, sent))
+        // Attempt 1 awaited here, the retry loop entered only once it failed: a clean step has one async level less.
+        try {
+          result = await attempt(1)
+        } catch (error) {
+          result = await withRetry(attempt, state.retry, { signal: current.options.signal, onRetry: (info) => emitRetry(current, info), deadlineAt: current.deadlineAt }, { error })
+        }
       } catch (error) {
         emitDone(state, step, undefined, error)
         throw error

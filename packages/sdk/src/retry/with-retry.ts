@@ -57,13 +57,16 @@ export function computeDelay(error: InvokeError, retry: number, options: Resolve
 
 /**
  * Runs `attempt` until it succeeds, throws something that is not retryable, or the retries run out.
- * The error finally thrown carries the earlier attempts' errors in `attempts`.
+ * The error finally thrown carries the earlier attempts' errors in `attempts`. `first` is what
+ * attempt 1 threw when the caller made that attempt itself (a step that succeeds at once then pays
+ * for no retry loop): the loop starts at the decision to retry it.
  */
-export async function withRetry<T>(attempt: (attemptNumber: number) => Promise<T>, options: ResolvedRetryOptions, hooks: RetryHooks = {}): Promise<T> {
+export async function withRetry<T>(attempt: (attemptNumber: number) => Promise<T>, options: ResolvedRetryOptions, hooks: RetryHooks = {}, first?: { error: unknown }): Promise<T> {
   const maxAttempts = options.limit + 1
   const errors: InvokeError[] = []
   for (let number = 1; ; number++) {
     try {
+      if (first && number === 1) throw first.error
       return await attempt(number)
     } catch (caught) {
       // The caller's abort wins over whatever the attempt threw while it was being torn down.
