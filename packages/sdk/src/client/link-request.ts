@@ -18,7 +18,7 @@ export interface RequestLink {
   onStop(listener: () => void): void
   /** Why the signal aborted, once it has. */
   stopped(): RequestStop | undefined
-  /** Something arrived: the idle gap starts again. */
+  /** Something arrived: the idle gap starts again (the other limits are read by `stopped()`). */
   touch(): void
   /** The request is over: clears the timer and unlinks from the caller's signal. Safe to call twice. */
   release(): void
