@@ -35,11 +35,11 @@ describe('scripts/check-size.mjs', () => {
   // was measured then (50,478 / 65,188 / 43,607 B), and the report says how far each is from its target.
   it('should bundle the JSON-Schema-only app whole within its ratchet, with no zod module in it', () => {
     const app = byName.get('app: core + json-schema + macro tool, whole')!
-    expect(app.budget).toBe(54_330)
+    expect(app.budget).toBe(54_380)
     expect(app.target).toBe(50_000)
     expect(app.zodModules).toBe(0)
     expect(app.problems).toEqual([])
-    expect(app.gzip).toBeLessThanOrEqual(54_330)
+    expect(app.gzip).toBeLessThanOrEqual(54_380)
     // Whole means whole: the client, the macro tool and the JSON Schema validator are all in it.
     expect(app.gzip).toBeGreaterThan(byName.get('@wildcall/sdk/core')!.gzip)
   })
@@ -52,19 +52,19 @@ describe('scripts/check-size.mjs', () => {
 
   it('should keep @wildcall/sdk, zod external, within its ratchet (target 60.5 kB gzip)', () => {
     const sdk = byName.get('@wildcall/sdk')!
-    expect(sdk.budget).toBe(72_390)
+    expect(sdk.budget).toBe(72_460)
     expect(sdk.target).toBe(60_500)
     expect(sdk.problems).toEqual([])
-    expect(sdk.gzip).toBeLessThanOrEqual(72_390)
+    expect(sdk.gzip).toBeLessThanOrEqual(72_460)
   })
 
   it('should keep @wildcall/sdk/core, zod external, within its ratchet (target 40.5 kB gzip), without the markup readers', () => {
     const core = byName.get('@wildcall/sdk/core')!
     const root = byName.get('@wildcall/sdk')!
-    expect(core.budget).toBe(47_570)
+    expect(core.budget).toBe(47_620)
     expect(core.target).toBe(40_500)
     expect(core.problems).toEqual([])
-    expect(core.gzip).toBeLessThanOrEqual(47_570)
+    expect(core.gzip).toBeLessThanOrEqual(47_620)
     // The markup readers are what the root adds: several kB.
     expect(root.gzip - core.gzip).toBeGreaterThan(5_000)
   })
