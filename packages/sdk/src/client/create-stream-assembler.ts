@@ -156,8 +156,9 @@ export function createStreamAssembler(emit: (event: StreamEvent) => void, option
       scanArguments(call)
       if (!call.markup) {
         // The JSON reader knows when its value changed: no need to compare serialised previews.
-        if (call.json.version() === call.shownVersion) return
-        call.shownVersion = call.json.version()
+        const version = call.json.version()
+        if (version === call.shownVersion) return
+        call.shownVersion = version
       }
       const parsed = call.markup ? { value: markup.read() } : call.json.read()
       if (!parsed) return
